@@ -1,0 +1,2 @@
+export type { paths, components, operations } from "./generated/schema.js";
+export type { LogEntry, LogPageWire, LogsErrorBody } from "./types.js";

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+// Repository-level tests: the specs, the codegen and the scripts (each package has its own config).
+export default defineConfig({
+  test: {
+    include: ["scripts/test/**/*.test.ts"],
+    testTimeout: 60_000,
+    reporters: ["default", "json"],
+    outputFile: { json: ".vitest-results/results.json" },
+  },
+});
