@@ -36,7 +36,7 @@ async function schemaTypes(spec) {
   const ast = await openapiTS(pathToFileURL(join(root, spec)), {
     alphabetize: false,
     additionalProperties: false,
-    defaultNonNullable: true,
+    defaultNonNullable: false,
   });
   return astToString(ast);
 }

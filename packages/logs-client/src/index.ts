@@ -1,2 +1,32 @@
+export { createLogsClient, DEFAULT_LOGS_BASE_URL } from "./client.js";
+export type { LogsClient, LogsClientOptions, PaginationOptions } from "./client.js";
+export { LOG_STATES } from "./types.js";
+export type {
+  Instant,
+  IterateLogsParams,
+  KnownLogState,
+  ListLogsParams,
+  LogEntry,
+  LogPage,
+  LogPageWire,
+  LogStateFilter,
+  LogsErrorBody,
+} from "./types.js";
 export type { paths, components, operations } from "./generated/schema.js";
-export type { LogEntry, LogPageWire, LogsErrorBody } from "./types.js";
+export {
+  ApiClientError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  InternalServerError,
+  InvalidResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  TimeoutError,
+  UnprocessableEntityError,
+  ValidationError,
+} from "@api-clients/core";
+export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";

@@ -755,7 +755,7 @@ export interface components {
        * @description `global` (the default) for a global database; a regional database names its region. For global databases only `global` is valid.
        * @default global
        */
-      region: string;
+      region?: string;
       primary_region?: components["schemas"]["PrimaryRegion"];
       /** @description Read regions of a global database. */
       read_regions?: components["schemas"]["ReadRegion"][];

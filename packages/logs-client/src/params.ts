@@ -1,0 +1,69 @@
+import {
+  ValidationError,
+  rejectUnknownKeys,
+  requireInteger,
+  requireOneOf,
+} from "@api-clients/core";
+import type { operations } from "./generated/schema.js";
+import type { Instant, ListLogsParams } from "./types.js";
+
+type WireQuery = NonNullable<operations["listLogs"]["parameters"]["query"]>;
+
+const PARAM_NAMES = [
+  "cursor",
+  "messageId",
+  "state",
+  "url",
+  "topicName",
+  "scheduleId",
+  "queueName",
+  "fromDate",
+  "toDate",
+  "count",
+  "order",
+] as const satisfies readonly (keyof WireQuery)[];
+const STRING_PARAMS = [
+  "cursor",
+  "messageId",
+  "state",
+  "url",
+  "topicName",
+  "scheduleId",
+  "queueName",
+] as const;
+const ORDERS = ["earliestFirst", "latestFirst"] as const satisfies readonly WireQuery["order"][];
+
+function toMillis(value: Instant, field: string): number {
+  const ms = value instanceof Date ? value.getTime() : value;
+  if (typeof ms !== "number" || !Number.isFinite(ms)) {
+    throw new ValidationError(field, "must be a Date or a finite number of Unix milliseconds");
+  }
+  return ms;
+}
+
+/**
+ * Checks `list()` parameters and turns them into the wire's query: dates to Unix ms, state upper case.
+ * Throws `ValidationError` naming the field and the rule, before any request is made.
+ */
+export function toWireQuery(params: ListLogsParams | undefined): WireQuery {
+  if (params === undefined) return {};
+  rejectUnknownKeys(params, "params", PARAM_NAMES);
+  const query: WireQuery = {};
+  for (const name of STRING_PARAMS) {
+    const value = params[name];
+    if (value === undefined) continue;
+    if (typeof value !== "string" || value === "")
+      throw new ValidationError(name, "must be a non-empty string");
+    query[name] = value;
+  }
+  if (query.state !== undefined) query.state = query.state.toUpperCase();
+  if (params.fromDate !== undefined) query.fromDate = toMillis(params.fromDate, "fromDate");
+  if (params.toDate !== undefined) query.toDate = toMillis(params.toDate, "toDate");
+  if (query.fromDate !== undefined && query.toDate !== undefined && query.fromDate > query.toDate) {
+    throw new ValidationError("fromDate", "must not be later than toDate");
+  }
+  if (params.count !== undefined)
+    query.count = requireInteger(params.count, "count", { min: 1, max: 1000 });
+  if (params.order !== undefined) query.order = requireOneOf(params.order, "order", ORDERS);
+  return query;
+}

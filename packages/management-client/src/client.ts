@@ -1,0 +1,94 @@
+import { createRequire } from "node:module";
+import { createTransport, ValidationError } from "@api-clients/core";
+import type { ClientOptions } from "@api-clients/core";
+import createClient from "openapi-fetch";
+import type { Client } from "openapi-fetch";
+import type { paths } from "./generated/schema.js";
+import type { Context } from "./internal/request.js";
+import { createBackups } from "./resources/backups.js";
+import type { Backups } from "./resources/backups.js";
+import { createDatabases } from "./resources/databases.js";
+import type { Databases } from "./resources/databases.js";
+import { createTeams } from "./resources/teams.js";
+import type { Teams } from "./resources/teams.js";
+import { createVector } from "./resources/vector.js";
+import type { Vector } from "./resources/vector.js";
+
+/** Public URL of the management service. */
+export const DEFAULT_BASE_URL = "https://api.upstash.com";
+
+const PACKAGE = createRequire(import.meta.url)("../package.json") as {
+  name: string;
+  version: string;
+};
+
+/** Options of {@link createManagementClient}: the account credentials plus the options shared by every client. */
+export interface ManagementClientOptions extends ClientOptions {
+  /** E-mail of the account, sent as the HTTP Basic user name. */
+  email: string;
+  /** API key of the account, sent as the HTTP Basic password; it never appears in errors, logs or `util.inspect`. */
+  apiKey: string;
+}
+
+/** The management client: one group of methods per resource, plus the typed openapi-fetch client. */
+export interface ManagementClient {
+  /** Key-value (Redis) databases. */
+  readonly databases: Databases;
+  /** Backups of a key-value database. */
+  readonly backups: Backups;
+  /** Teams and their members. */
+  readonly teams: Teams;
+  /** Vector indexes. */
+  readonly vector: Vector;
+  /**
+   * The typed openapi-fetch client over the same transport (auth, retries, timeouts, typed errors),
+   * for full control over a request.
+   */
+  readonly raw: Client<paths>;
+}
+
+/**
+ * Creates a client for the account management API.
+ *
+ * @example
+ * const m = createManagementClient({ email: "me@example.com", apiKey: process.env.API_KEY! });
+ * const databases = await m.databases.list();
+ */
+export function createManagementClient(options: ManagementClientOptions): ManagementClient {
+  if (typeof options !== "object" || options === null) {
+    throw new ValidationError("options", "must be an object");
+  }
+  const { email, apiKey, ...shared } = options;
+  if (typeof email !== "string" || email === "") {
+    throw new ValidationError("email", "must be a non-empty string");
+  }
+  if (email.includes(":")) {
+    throw new ValidationError("email", 'must not contain ":" (HTTP Basic user names cannot)');
+  }
+  if (typeof apiKey !== "string" || apiKey === "") {
+    throw new ValidationError("apiKey", "must be a non-empty string");
+  }
+  const transport = createTransport({
+    options: shared,
+    defaultBaseUrl: DEFAULT_BASE_URL,
+    authorization: `Basic ${Buffer.from(`${email}:${apiKey}`, "utf8").toString("base64")}`,
+    userAgent: `${PACKAGE.name}/${PACKAGE.version}`,
+  });
+  const raw = createClient<paths>({ baseUrl: transport.baseUrl, fetch: transport.fetch });
+  const ctx: Context = { raw, transport };
+  const client: ManagementClient = {
+    databases: createDatabases(ctx),
+    backups: createBackups(ctx),
+    teams: createTeams(ctx),
+    vector: createVector(ctx),
+    raw,
+  };
+  const shown = { baseUrl: transport.baseUrl };
+  Object.defineProperties(client, {
+    [Symbol.for("nodejs.util.inspect.custom")]: {
+      value: () => `ManagementClient ${JSON.stringify(shown)}`,
+    },
+    toJSON: { value: () => shown },
+  });
+  return Object.freeze(client);
+}

@@ -1,0 +1,45 @@
+/**
+ * Typed, resilient client for the account management API: key-value databases, backups, teams and
+ * vector indexes.
+ * @packageDocumentation
+ */
+
+export { createManagementClient, DEFAULT_BASE_URL } from "./client.js";
+export type { ManagementClient, ManagementClientOptions } from "./client.js";
+export type { Databases } from "./resources/databases.js";
+export type { Backups } from "./resources/backups.js";
+export type { Teams } from "./resources/teams.js";
+export type { Vector } from "./resources/vector.js";
+export {
+  EMBEDDING_MODELS,
+  MEMBER_ROLES,
+  PRIMARY_REGIONS,
+  READ_REGIONS,
+  SIMILARITY_FUNCTIONS,
+  TARGET_PLANS,
+  UPDATABLE_READ_REGIONS,
+  VECTOR_PLANS,
+  VECTOR_REGIONS,
+} from "./enums.js";
+export type * from "./types.js";
+export type { components, paths, operations } from "./generated/schema.js";
+export { operations as operationTable } from "./generated/operations.js";
+export type { OperationId } from "./generated/operations.js";
+
+export {
+  ApiClientError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  InternalServerError,
+  InvalidResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  TimeoutError,
+  UnprocessableEntityError,
+  ValidationError,
+} from "@api-clients/core";
+export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";

@@ -1,0 +1,90 @@
+import type { RequestOptions } from "@api-clients/core";
+import { checkBody, checkGetDatabaseQuery, idPath } from "../internal/input-rules.js";
+import { acknowledge, send } from "../internal/request.js";
+import type { Context } from "../internal/request.js";
+import type {
+  CreateDatabaseRequest,
+  Database,
+  DatabaseStats,
+  GetDatabaseQuery,
+  MoveToTeamRequest,
+  RenameRequest,
+  UpdateRegionsRequest,
+} from "../types.js";
+
+/** Key-value (Redis) databases of the account. */
+export interface Databases {
+  /**
+   * Creates a regional or global database (not retried on 5xx or timeouts, since a repeat could create two).
+   * @example
+   * const db = await m.databases.create({ name: "cache", primary_region: "eu-west-1", read_regions: ["us-east-1"] });
+   */
+  create(body: CreateDatabaseRequest, options?: RequestOptions): Promise<Database>;
+  /** Returns a database; `{ credentials: "hide" }` masks its password and tokens as `***`. */
+  get(id: string, query?: GetDatabaseQuery, options?: RequestOptions): Promise<Database>;
+  /** Lists the databases of the account. */
+  list(options?: RequestOptions): Promise<Database[]>;
+  /** Deletes a database and its data; resolves once the service acknowledges. */
+  delete(id: string, options?: RequestOptions): Promise<void>;
+  /** Returns the time series and monthly totals of a database. */
+  stats(id: string, options?: RequestOptions): Promise<DatabaseStats>;
+  /** Renames a database and returns the updated record. */
+  rename(id: string, body: RenameRequest, options?: RequestOptions): Promise<Database>;
+  /** Replaces the password and REST tokens (not retried on 5xx or timeouts) and returns the record with the new ones. */
+  resetPassword(id: string, options?: RequestOptions): Promise<Database>;
+  /** Switches TLS on and returns the updated record. */
+  enableTls(id: string, options?: RequestOptions): Promise<Database>;
+  /** Lets the database evict keys when it is full. */
+  enableEviction(id: string, options?: RequestOptions): Promise<void>;
+  /** Stops the database from evicting keys. */
+  disableEviction(id: string, options?: RequestOptions): Promise<void>;
+  /** Lets the database move to a higher plan automatically. */
+  enableAutoUpgrade(id: string, options?: RequestOptions): Promise<void>;
+  /** Keeps the database on its plan. */
+  disableAutoUpgrade(id: string, options?: RequestOptions): Promise<void>;
+  /** Sets the read regions of a global database (`ap-northeast-1` is not accepted here). */
+  updateRegions(id: string, body: UpdateRegionsRequest, options?: RequestOptions): Promise<void>;
+  /** Moves a database under another team. */
+  moveToTeam(body: MoveToTeamRequest, options?: RequestOptions): Promise<void>;
+}
+
+/** Builds the `databases` resource group over the shared context. */
+export function createDatabases(ctx: Context): Databases {
+  return {
+    create: async (body, options) =>
+      send(ctx, "createDatabase", { body: checkBody.createDatabase(body) }, options),
+    get: async (id, query, options) =>
+      send(
+        ctx,
+        "getDatabase",
+        { path: idPath(id), query: checkGetDatabaseQuery(query ?? {}, "query") },
+        options,
+      ),
+    list: async (options) => send(ctx, "listDatabases", {}, options),
+    delete: async (id, options) =>
+      acknowledge(ctx, "deleteDatabase", { path: idPath(id) }, options),
+    stats: async (id, options) => send(ctx, "getDatabaseStats", { path: idPath(id) }, options),
+    rename: async (id, body, options) =>
+      send(ctx, "renameDatabase", { path: idPath(id), body: checkBody.rename(body) }, options),
+    resetPassword: async (id, options) =>
+      send(ctx, "resetDatabasePassword", { path: idPath(id) }, options),
+    enableTls: async (id, options) => send(ctx, "enableDatabaseTls", { path: idPath(id) }, options),
+    enableEviction: async (id, options) =>
+      acknowledge(ctx, "enableDatabaseEviction", { path: idPath(id) }, options),
+    disableEviction: async (id, options) =>
+      acknowledge(ctx, "disableDatabaseEviction", { path: idPath(id) }, options),
+    enableAutoUpgrade: async (id, options) =>
+      acknowledge(ctx, "enableDatabaseAutoUpgrade", { path: idPath(id) }, options),
+    disableAutoUpgrade: async (id, options) =>
+      acknowledge(ctx, "disableDatabaseAutoUpgrade", { path: idPath(id) }, options),
+    updateRegions: async (id, body, options) =>
+      acknowledge(
+        ctx,
+        "updateDatabaseRegions",
+        { path: idPath(id), body: checkBody.updateDatabaseRegions(body) },
+        options,
+      ),
+    moveToTeam: async (body, options) =>
+      acknowledge(ctx, "moveDatabaseToTeam", { body: checkBody.moveDatabaseToTeam(body) }, options),
+  };
+}

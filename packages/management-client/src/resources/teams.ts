@@ -1,0 +1,44 @@
+import type { RequestOptions } from "@api-clients/core";
+import { checkBody, idPath, pathSegment } from "../internal/input-rules.js";
+import { acknowledge, send } from "../internal/request.js";
+import type { Context } from "../internal/request.js";
+import type {
+  AddTeamMemberRequest,
+  CreateTeamRequest,
+  RemoveTeamMemberRequest,
+  Team,
+  TeamMember,
+} from "../types.js";
+
+/** Teams and their members. */
+export interface Teams {
+  /** Creates a team owned by the caller (not retried on 5xx or timeouts). */
+  create(body: CreateTeamRequest, options?: RequestOptions): Promise<Team>;
+  /** Lists the teams the account is a member of. */
+  list(options?: RequestOptions): Promise<Team[]>;
+  /** Deletes a team. */
+  delete(teamId: string, options?: RequestOptions): Promise<void>;
+  /** Lists the members of a team with their roles. */
+  listMembers(teamId: string, options?: RequestOptions): Promise<TeamMember[]>;
+  /** Adds an account to a team with a role (not retried on 5xx or timeouts). */
+  addMember(body: AddTeamMemberRequest, options?: RequestOptions): Promise<TeamMember>;
+  /** Removes an account from a team (sent as DELETE with a JSON body). */
+  removeMember(body: RemoveTeamMemberRequest, options?: RequestOptions): Promise<void>;
+}
+
+/** Builds the `teams` resource group over the shared context. */
+export function createTeams(ctx: Context): Teams {
+  return {
+    create: async (body, options) =>
+      send(ctx, "createTeam", { body: checkBody.createTeam(body) }, options),
+    list: async (options) => send(ctx, "listTeams", {}, options),
+    delete: async (teamId, options) =>
+      acknowledge(ctx, "deleteTeam", { path: idPath(teamId, "teamId") }, options),
+    listMembers: async (teamId, options) =>
+      send(ctx, "listTeamMembers", { path: { team_id: pathSegment(teamId, "teamId") } }, options),
+    addMember: async (body, options) =>
+      send(ctx, "addTeamMember", { body: checkBody.addTeamMember(body) }, options),
+    removeMember: async (body, options) =>
+      acknowledge(ctx, "removeTeamMember", { body: checkBody.removeTeamMember(body) }, options),
+  };
+}

@@ -1,0 +1,412 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createManagementClient, ValidationError } from "../../src/index.js";
+import type { ManagementClient } from "../../src/index.js";
+import { clientFor } from "../support/client.js";
+import { API_KEY, EMAIL } from "../support/fixtures.js";
+import { startRecordingServer } from "../support/recording-server.js";
+import type { RecordingServer } from "../support/recording-server.js";
+
+// Calls go through `any` on purpose: these are the inputs of JavaScript callers who bypass the types.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Untyped = { [Group in keyof ManagementClient]: any };
+
+interface Case {
+  call: (m: Untyped) => Promise<unknown>;
+  field: string;
+  /** Exact rule, or a pattern it must match. */
+  rule: string | RegExp;
+}
+
+const ONE_OF = /^must be one of /;
+const NON_EMPTY = "must be a non-empty string";
+const REQUIRED = "is required";
+const UNKNOWN = /^is not a known option/;
+const POSITIVE = "must be an integer >= 1";
+const GLOBAL_ONLY = 'is only allowed for a global database (region "global")';
+
+const cases: [string, Case][] = [
+  // Ids: empty, missing, or a relative segment.
+  ["empty database id", { call: (m) => m.databases.get(""), field: "id", rule: NON_EMPTY }],
+  ["missing database id", { call: (m) => m.databases.stats(), field: "id", rule: NON_EMPTY }],
+  ["non-string id", { call: (m) => m.databases.delete(42), field: "id", rule: NON_EMPTY }],
+  ['".." as an id', { call: (m) => m.databases.delete(".."), field: "id", rule: /"\.\."/ }],
+  ['"." as an id', { call: (m) => m.vector.get("."), field: "id", rule: /"\."/ }],
+  [
+    "empty backup database id",
+    { call: (m) => m.backups.list(""), field: "databaseId", rule: NON_EMPTY },
+  ],
+  [
+    "empty backup id",
+    { call: (m) => m.backups.delete("db", ""), field: "backupId", rule: NON_EMPTY },
+  ],
+  ["empty team id", { call: (m) => m.teams.listMembers(""), field: "teamId", rule: NON_EMPTY }],
+  [
+    "empty team id on delete",
+    { call: (m) => m.teams.delete(""), field: "teamId", rule: NON_EMPTY },
+  ],
+  ["empty index id", { call: (m) => m.vector.resetTokens(""), field: "id", rule: NON_EMPTY }],
+
+  // Bodies that are not objects.
+  ["missing body", { call: (m) => m.databases.create(), field: "body", rule: "must be an object" }],
+  ["null body", { call: (m) => m.teams.create(null), field: "body", rule: "must be an object" }],
+  [
+    "array body",
+    { call: (m) => m.vector.create([]), field: "body", rule: "must be a plain object" },
+  ],
+
+  // Required fields.
+  ["database name", { call: (m) => m.databases.create({}), field: "body.name", rule: REQUIRED }],
+  [
+    "empty database name",
+    { call: (m) => m.databases.create({ name: "" }), field: "body.name", rule: NON_EMPTY },
+  ],
+  [
+    "rename name",
+    { call: (m) => m.databases.rename("db", {}), field: "body.name", rule: REQUIRED },
+  ],
+  [
+    "read_regions",
+    {
+      call: (m) => m.databases.updateRegions("db", {}),
+      field: "body.read_regions",
+      rule: REQUIRED,
+    },
+  ],
+  [
+    "move-to-team database_id",
+    {
+      call: (m) => m.databases.moveToTeam({ team_id: "t" }),
+      field: "body.database_id",
+      rule: REQUIRED,
+    },
+  ],
+  [
+    "backup name",
+    { call: (m) => m.backups.create("db", { name: "" }), field: "body.name", rule: NON_EMPTY },
+  ],
+  [
+    "backup_id",
+    { call: (m) => m.backups.restore("db", {}), field: "body.backup_id", rule: REQUIRED },
+  ],
+  [
+    "team copy_cc",
+    { call: (m) => m.teams.create({ team_name: "x" }), field: "body.copy_cc", rule: REQUIRED },
+  ],
+  [
+    "member_role",
+    {
+      call: (m) => m.teams.addMember({ team_id: "t", member_email: "a@b.c" }),
+      field: "body.member_role",
+      rule: REQUIRED,
+    },
+  ],
+  [
+    "remove member_email",
+    {
+      call: (m) => m.teams.removeMember({ team_id: "t" }),
+      field: "body.member_email",
+      rule: REQUIRED,
+    },
+  ],
+  [
+    "dimension_count",
+    {
+      call: (m) =>
+        m.vector.create({ name: "i", region: "us-east-1", similarity_function: "COSINE" }),
+      field: "body.dimension_count",
+      rule: REQUIRED,
+    },
+  ],
+  [
+    "target_plan",
+    { call: (m) => m.vector.setPlan("i", {}), field: "body.target_plan", rule: REQUIRED },
+  ],
+  [
+    "target_account",
+    {
+      call: (m) => m.vector.transfer("i", { target_account: "" }),
+      field: "body.target_account",
+      rule: NON_EMPTY,
+    },
+  ],
+
+  // Enums.
+  [
+    "primary region",
+    {
+      call: (m) => m.databases.create({ name: "n", primary_region: "us-east-2" }),
+      field: "body.primary_region",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "read region",
+    {
+      call: (m) => m.databases.create({ name: "n", read_regions: ["us-east-1", "mars-1"] }),
+      field: "body.read_regions[1]",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "read regions not an array",
+    {
+      call: (m) => m.databases.create({ name: "n", read_regions: "us-east-1" }),
+      field: "body.read_regions",
+      rule: "must be an array",
+    },
+  ],
+  [
+    "ap-northeast-1 in update-regions",
+    {
+      call: (m) => m.databases.updateRegions("db", { read_regions: ["ap-northeast-1"] }),
+      field: "body.read_regions[0]",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "member role owner",
+    {
+      call: (m) => m.teams.addMember({ team_id: "t", member_email: "a@b.c", member_role: "owner" }),
+      field: "body.member_role",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "vector region",
+    {
+      call: (m) =>
+        m.vector.create({
+          name: "i",
+          region: "ap-south-1",
+          similarity_function: "COSINE",
+          dimension_count: 3,
+        }),
+      field: "body.region",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "similarity function",
+    {
+      call: (m) =>
+        m.vector.create({
+          name: "i",
+          region: "us-east-1",
+          similarity_function: "EUCLID",
+          dimension_count: 3,
+        }),
+      field: "body.similarity_function",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "embedding model",
+    {
+      call: (m) =>
+        m.vector.create({
+          name: "i",
+          region: "us-east-1",
+          similarity_function: "COSINE",
+          dimension_count: 3,
+          embedding_model: "OPENAI_ADA",
+        }),
+      field: "body.embedding_model",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "vector plan",
+    {
+      call: (m) =>
+        m.vector.create({
+          name: "i",
+          region: "us-east-1",
+          similarity_function: "COSINE",
+          dimension_count: 3,
+          type: "pro",
+        }),
+      field: "body.type",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "target plan",
+    {
+      call: (m) => m.vector.setPlan("i", { target_plan: "paid" }),
+      field: "body.target_plan",
+      rule: ONE_OF,
+    },
+  ],
+  [
+    "credentials",
+    {
+      call: (m) => m.databases.get("db", { credentials: "show" }),
+      field: "query.credentials",
+      rule: ONE_OF,
+    },
+  ],
+
+  // dimension_count must be a positive integer.
+  ...[0, -3, 1.5, "1536", Number.NaN].map((dimension_count): [string, Case] => [
+    `dimension_count ${String(dimension_count)}`,
+    {
+      call: (m) =>
+        m.vector.create({
+          name: "i",
+          region: "us-east-1",
+          similarity_function: "COSINE",
+          dimension_count,
+        }),
+      field: "body.dimension_count",
+      rule: POSITIVE,
+    },
+  ]),
+
+  // Booleans.
+  [
+    "tls",
+    {
+      call: (m) => m.databases.create({ name: "n", tls: "yes" }),
+      field: "body.tls",
+      rule: "must be a boolean",
+    },
+  ],
+  [
+    "copy_cc",
+    {
+      call: (m) => m.teams.create({ team_name: "x", copy_cc: "true" }),
+      field: "body.copy_cc",
+      rule: "must be a boolean",
+    },
+  ],
+
+  // Unknown fields.
+  [
+    "typo in create",
+    { call: (m) => m.databases.create({ name: "n", tsl: true }), field: "body.tsl", rule: UNKNOWN },
+  ],
+  [
+    "extra field on remove member",
+    {
+      call: (m) =>
+        m.teams.removeMember({ team_id: "t", member_email: "a@b.c", member_role: "dev" }),
+      field: "body.member_role",
+      rule: UNKNOWN,
+    },
+  ],
+  [
+    "unknown query key",
+    { call: (m) => m.databases.get("db", { hide: true }), field: "query.hide", rule: UNKNOWN },
+  ],
+
+  // Regional databases take neither a primary region nor read regions.
+  [
+    "regional database with primary_region",
+    {
+      call: (m) =>
+        m.databases.create({ name: "n", region: "us-east-1", primary_region: "us-east-1" }),
+      field: "body.primary_region",
+      rule: GLOBAL_ONLY,
+    },
+  ],
+  [
+    "regional database with read_regions",
+    {
+      call: (m) =>
+        m.databases.create({ name: "n", region: "eu-west-1", read_regions: ["us-east-1"] }),
+      field: "body.read_regions",
+      rule: GLOBAL_ONLY,
+    },
+  ],
+  [
+    "empty region",
+    {
+      call: (m) => m.databases.create({ name: "n", region: "" }),
+      field: "body.region",
+      rule: NON_EMPTY,
+    },
+  ],
+];
+
+let server: RecordingServer;
+let m: Untyped;
+
+beforeAll(async () => {
+  server = await startRecordingServer();
+  m = clientFor(server);
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+describe("bad input is rejected before any request", () => {
+  it.each(cases)("%s", async (_name, { call, field, rule }) => {
+    const error: unknown = await call(m).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe(field);
+    if (typeof rule === "string") expect((error as ValidationError).rule).toBe(rule);
+    else expect((error as ValidationError).rule).toMatch(rule);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("valid edge cases are sent", () => {
+  const valid: [string, (m: Untyped) => Promise<unknown>][] = [
+    [
+      "the seed's spelling EUCLIDIAN",
+      (m) =>
+        m.vector.create({
+          name: "i",
+          region: "eu-west-1",
+          similarity_function: "EUCLIDIAN",
+          dimension_count: 1,
+        }),
+    ],
+    [
+      "a regional database without global settings",
+      (m) => m.databases.create({ name: "n", region: "us-east-1" }),
+    ],
+    [
+      "a global database named explicitly",
+      (m) =>
+        m.databases.create({
+          name: "n",
+          region: "global",
+          primary_region: "us-east-1",
+          read_regions: [],
+        }),
+    ],
+    ["optional fields left undefined", (m) => m.databases.create({ name: "n", tls: undefined })],
+  ];
+
+  it.each(valid)("%s", async (_name, call) => {
+    server.reply({ body: { database_id: "d", database_name: "n", id: "i", name: "i" } });
+    await call(m);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("credentials are checked at construction", () => {
+  const construction: [string, unknown, string, string | RegExp][] = [
+    ["no options", undefined, "options", "must be an object"],
+    ["missing email", { apiKey: API_KEY }, "email", NON_EMPTY],
+    ["empty email", { email: "", apiKey: API_KEY }, "email", NON_EMPTY],
+    ["email with a colon", { email: "a:b@example.com", apiKey: API_KEY }, "email", /":"/],
+    ["missing apiKey", { email: EMAIL }, "apiKey", NON_EMPTY],
+    ["empty apiKey", { email: EMAIL, apiKey: "" }, "apiKey", NON_EMPTY],
+  ];
+
+  it.each(construction)("%s", (_name, options, field, rule) => {
+    let error: unknown;
+    try {
+      createManagementClient(options as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe(field);
+    expect((error as ValidationError).rule).toMatch(rule);
+  });
+});
