@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { createTransport, ValidationError } from "@api-clients/core";
 import type { ClientOptions } from "@api-clients/core";
 import createClient from "openapi-fetch";
@@ -13,14 +12,10 @@ import { createTeams } from "./resources/teams.js";
 import type { Teams } from "./resources/teams.js";
 import { createVector } from "./resources/vector.js";
 import type { Vector } from "./resources/vector.js";
+import { USER_AGENT } from "./version.js";
 
 /** Public URL of the management service. */
 export const DEFAULT_BASE_URL = "https://api.upstash.com";
-
-const PACKAGE = createRequire(import.meta.url)("../package.json") as {
-  name: string;
-  version: string;
-};
 
 /** Options of {@link createManagementClient}: the account credentials plus the options shared by every client. */
 export interface ManagementClientOptions extends ClientOptions {
@@ -72,7 +67,7 @@ export function createManagementClient(options: ManagementClientOptions): Manage
     options: shared,
     defaultBaseUrl: DEFAULT_BASE_URL,
     authorization: `Basic ${Buffer.from(`${email}:${apiKey}`, "utf8").toString("base64")}`,
-    userAgent: `${PACKAGE.name}/${PACKAGE.version}`,
+    userAgent: USER_AGENT,
   });
   const raw = createClient<paths>({ baseUrl: transport.baseUrl, fetch: transport.fetch });
   const ctx: Context = { raw, transport };
