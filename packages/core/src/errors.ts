@@ -1,0 +1,342 @@
+import { describeStatus } from "./internal/status-text.js";
+import { redactUrl, truncate } from "./internal/redact.js";
+import { parseRetryAfterMs } from "./internal/retry-after.js";
+
+/** Static key under which each error class keeps its brand symbol. */
+const BRAND_KEY = Symbol.for("api-clients.error.brand");
+
+type AnyClass = abstract new (...args: never[]) => unknown;
+
+/**
+ * Names the class, and marks its prototype with `Symbol.for("api-clients.error.<name>")`, so that
+ * `instanceof` agrees across two copies of this package (each copy marks with the same global symbol).
+ */
+function brand(cls: AnyClass, name: string): void {
+  const symbol = Symbol.for(`api-clients.error.${name}`);
+  Object.defineProperty(cls, BRAND_KEY, { value: symbol });
+  Object.defineProperty(cls.prototype, symbol, { value: true });
+  Object.defineProperty(cls.prototype, "name", { value: name, writable: true, configurable: true });
+}
+
+/** Header names that may carry the server's request id, most specific first. */
+const REQUEST_ID_HEADERS = [
+  "x-request-id",
+  "request-id",
+  "upstash-request-id",
+  "x-upstash-request-id",
+];
+
+/**
+ * Base class of every error thrown by the API clients, so one `instanceof` check catches them all.
+ *
+ * @example
+ * try { await client.list() } catch (err) { if (err instanceof ApiClientError) console.error(err.message) }
+ */
+export class ApiClientError extends Error {
+  /** Brand-based `instanceof`, so errors from another copy of this package are recognised too. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (!Object.hasOwn(this, BRAND_KEY))
+      return Function.prototype[Symbol.hasInstance].call(this, value);
+    const symbol = (this as unknown as Record<symbol, symbol>)[BRAND_KEY] as symbol;
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[symbol] === true
+    );
+  }
+
+  /** Serialisable summary: name and message (subclasses add their fields, never credentials). */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message };
+  }
+}
+brand(ApiClientError, "ApiClientError");
+
+/** Facts about a non-2xx (or unusable 2xx) response, used to build an {@link ApiError}. */
+export interface ApiErrorInit {
+  /** HTTP status code. */
+  status: number;
+  /** Response headers. */
+  headers: Headers;
+  /** Parsed JSON body, or the raw text when it is not JSON. */
+  body: unknown;
+  /** HTTP method of the request. */
+  method: string;
+  /** URL of the request. */
+  url: string;
+}
+
+/** Reads the server's own message from an error body: `error`, then `message`, then the raw text. */
+function serverMessage(body: unknown): string | undefined {
+  if (typeof body === "string") return body.trim() === "" ? undefined : truncate(body.trim());
+  if (typeof body !== "object" || body === null) {
+    return body === undefined || body === null ? undefined : truncate(String(body));
+  }
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  if (typeof error === "string" && error !== "") return truncate(error);
+  if (typeof error === "object" && error !== null) {
+    const nested = (error as { message?: unknown }).message;
+    if (typeof nested === "string" && nested !== "") return truncate(nested);
+  }
+  if (typeof message === "string" && message !== "") return truncate(message);
+  return truncate(JSON.stringify(body));
+}
+
+function describeRequest(method: string, url: string): string {
+  return method === "" ? url : `${method} ${url}`;
+}
+
+/**
+ * Error for a response with a non-2xx status, carrying status, headers, parsed body and request id.
+ *
+ * @example
+ * if (err instanceof ApiError && err.status === 404) return undefined;
+ */
+export class ApiError extends ApiClientError {
+  /** HTTP status code of the response. */
+  readonly status: number;
+  /** Response headers (never the request's, so no credentials). */
+  readonly headers: Headers;
+  /** Parsed JSON body, or the raw text when it is not JSON. */
+  readonly body: unknown;
+  /** Request id reported by the server (`x-request-id`, `request-id`, …), when present. */
+  readonly requestId: string | undefined;
+  /** HTTP method of the failed request. */
+  readonly method: string;
+  /** URL of the failed request, without any user-info credentials. */
+  readonly url: string;
+
+  /** Builds the error; `message` defaults to `"<status> <text>: <server message> (<method> <url>)"`. */
+  constructor(init: ApiErrorInit, message?: string) {
+    const url = redactUrl(init.url);
+    const detail = serverMessage(init.body);
+    super(
+      message ??
+        `${describeStatus(init.status)}${detail === undefined ? "" : `: ${detail}`} (${describeRequest(init.method, url)})`,
+    );
+    this.status = init.status;
+    this.headers = init.headers;
+    this.body = init.body;
+    this.method = init.method;
+    this.url = url;
+    let requestId: string | undefined;
+    for (const name of REQUEST_ID_HEADERS) {
+      const value = init.headers.get(name);
+      if (value !== null && value !== "") {
+        requestId = value;
+        break;
+      }
+    }
+    this.requestId = requestId;
+  }
+
+  /** Creates the subclass that matches the status (see the status → class table), or a plain `ApiError`. */
+  static from(init: ApiErrorInit): ApiError {
+    const ErrorClass =
+      STATUS_ERRORS[init.status] ?? (init.status >= 500 ? InternalServerError : ApiError);
+    return new ErrorClass(init);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      requestId: this.requestId,
+      method: this.method,
+      url: this.url,
+    };
+  }
+}
+brand(ApiError, "ApiError");
+
+/** The server rejected the request as malformed (400). */
+export class BadRequestError extends ApiError {}
+brand(BadRequestError, "BadRequestError");
+
+/** The credentials are missing or invalid (401). */
+export class AuthenticationError extends ApiError {}
+brand(AuthenticationError, "AuthenticationError");
+
+/** The credentials are valid but not allowed to do this (403). */
+export class PermissionDeniedError extends ApiError {}
+brand(PermissionDeniedError, "PermissionDeniedError");
+
+/** The resource does not exist (404). */
+export class NotFoundError extends ApiError {}
+brand(NotFoundError, "NotFoundError");
+
+/** The request conflicts with the current state of the resource (409). */
+export class ConflictError extends ApiError {}
+brand(ConflictError, "ConflictError");
+
+/** The request was well-formed but semantically invalid (422). */
+export class UnprocessableEntityError extends ApiError {}
+brand(UnprocessableEntityError, "UnprocessableEntityError");
+
+/** Rate-limit counters read from the `RateLimit-*` and `Burst-RateLimit-*` response headers. */
+export interface RateLimitInfo {
+  /** `RateLimit-Limit`: requests allowed in the window. */
+  limit?: number;
+  /** `RateLimit-Remaining`: requests left in the window. */
+  remaining?: number;
+  /** `RateLimit-Reset`: when the window resets, as sent by the server. */
+  reset?: number;
+  /** `Burst-RateLimit-Limit`: requests allowed in the burst window. */
+  burstLimit?: number;
+  /** `Burst-RateLimit-Remaining`: requests left in the burst window. */
+  burstRemaining?: number;
+  /** `Burst-RateLimit-Reset`: when the burst window resets, as sent by the server. */
+  burstReset?: number;
+}
+
+const RATE_LIMIT_HEADERS: ReadonlyArray<readonly [keyof RateLimitInfo, string]> = [
+  ["limit", "ratelimit-limit"],
+  ["remaining", "ratelimit-remaining"],
+  ["reset", "ratelimit-reset"],
+  ["burstLimit", "burst-ratelimit-limit"],
+  ["burstRemaining", "burst-ratelimit-remaining"],
+  ["burstReset", "burst-ratelimit-reset"],
+];
+
+function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
+  let info: RateLimitInfo | undefined;
+  for (const [key, name] of RATE_LIMIT_HEADERS) {
+    const raw = headers.get(name);
+    if (raw === null || raw.trim() === "") continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value)) continue;
+    (info ??= {})[key] = value;
+  }
+  return info;
+}
+
+/** Too many requests (429); carries the server's requested wait and rate-limit counters when sent. */
+export class RateLimitError extends ApiError {
+  /** How long the server asked to wait (`retry-after-ms` or `Retry-After`), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** Rate-limit counters from the `RateLimit-*` / `Burst-RateLimit-*` headers, when present. */
+  readonly rateLimit: RateLimitInfo | undefined;
+
+  /** Builds the error and parses the retry and rate-limit headers. */
+  constructor(init: ApiErrorInit, message?: string) {
+    super(init, message);
+    this.retryAfterMs = parseRetryAfterMs(init.headers);
+    this.rateLimit = parseRateLimit(init.headers);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs, rateLimit: this.rateLimit };
+  }
+}
+brand(RateLimitError, "RateLimitError");
+
+/** The server failed (any 5xx status). */
+export class InternalServerError extends ApiError {}
+brand(InternalServerError, "InternalServerError");
+
+/** The one status → class table used by {@link ApiError.from}; other 5xx map to `InternalServerError`. */
+const STATUS_ERRORS: Readonly<Record<number, new (init: ApiErrorInit) => ApiError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** A 2xx response whose body is not what the API promises (for example not JSON); names the problem. */
+export class InvalidResponseError extends ApiError {
+  /** Builds the error; `reason` says what is wrong, and a short excerpt of the body is appended. */
+  constructor(init: ApiErrorInit & { reason: string }) {
+    const text = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
+    const excerpt = text === undefined || text === "" ? "" : `: ${truncate(text, 200)}`;
+    super(
+      init,
+      `${describeStatus(init.status)}: ${init.reason}${excerpt} (${describeRequest(init.method, redactUrl(init.url))})`,
+    );
+  }
+}
+brand(InvalidResponseError, "InvalidResponseError");
+
+/** Where a connection-level failure happened, and what caused it. */
+export interface ConnectionErrorInit {
+  /** The underlying error (for example a `TypeError: fetch failed` with an `ECONNREFUSED` cause). */
+  cause?: unknown;
+  /** HTTP method of the request. */
+  method?: string | undefined;
+  /** URL of the request. */
+  url?: string | undefined;
+}
+
+/** The request failed before a complete response arrived (refused, reset, DNS failure, …). */
+export class ConnectionError extends ApiClientError {
+  /** HTTP method of the failed request, when known. */
+  readonly method: string | undefined;
+  /** URL of the failed request (without user-info credentials), when known. */
+  readonly url: string | undefined;
+
+  /** Builds the error; the cause is kept on `error.cause`. */
+  constructor(message: string, init: ConnectionErrorInit = {}) {
+    super(message, "cause" in init ? { cause: init.cause } : undefined);
+    this.method = init.method;
+    this.url = init.url === undefined ? undefined : redactUrl(init.url);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    const cause = this.cause instanceof Error ? causeSummary(this.cause) : undefined;
+    return { ...super.toJSON(), method: this.method, url: this.url, cause };
+  }
+}
+brand(ConnectionError, "ConnectionError");
+
+function causeSummary(error: Error): string {
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? `${error.message} (${code})` : error.message;
+}
+
+/** One attempt took longer than `timeoutMs` (a {@link ConnectionError}, so it is caught alongside them). */
+export class TimeoutError extends ConnectionError {
+  /** The per-attempt limit that was exceeded, in milliseconds. */
+  readonly timeoutMs: number;
+
+  /** Builds the error for a request that exceeded `timeoutMs`. */
+  constructor(init: ConnectionErrorInit & { timeoutMs: number }) {
+    const where =
+      init.method === undefined || init.url === undefined
+        ? ""
+        : ` (${describeRequest(init.method, redactUrl(init.url))})`;
+    super(`Request timed out after ${init.timeoutMs} ms${where}`, init);
+    this.timeoutMs = init.timeoutMs;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+brand(TimeoutError, "TimeoutError");
+
+/**
+ * Bad input caught before any request is sent; names the field and the rule it broke.
+ *
+ * @example
+ * new ValidationError("count", "must be an integer from 1 to 1000").message; // "count: must be an integer from 1 to 1000"
+ */
+export class ValidationError extends ApiClientError {
+  /** The offending option or parameter, e.g. `count` or `headers.x-trace`. */
+  readonly field: string;
+  /** The rule it broke, e.g. `must be an integer from 1 to 1000`. */
+  readonly rule: string;
+
+  /** Builds the error with message `"<field>: <rule>"`. */
+  constructor(field: string, rule: string) {
+    super(`${field}: ${rule}`);
+    this.field = field;
+    this.rule = rule;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), field: this.field, rule: this.rule };
+  }
+}
+brand(ValidationError, "ValidationError");

@@ -1,0 +1,129 @@
+/** Default number of retries after the first attempt. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** Default limit for one attempt, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** An attempt is about to be sent. */
+export interface RequestLogEvent {
+  type: "request";
+  /** HTTP method. */
+  method: string;
+  /** Request URL (without credentials). */
+  url: string;
+  /** Attempt number, starting at 1. */
+  attempt: number;
+}
+
+/** A response (any status) arrived for an attempt. */
+export interface ResponseLogEvent {
+  type: "response";
+  /** HTTP method. */
+  method: string;
+  /** Request URL (without credentials). */
+  url: string;
+  /** HTTP status code. */
+  status: number;
+  /** Attempt number, starting at 1. */
+  attempt: number;
+  /** Time from sending to the response headers, in milliseconds. */
+  durationMs: number;
+}
+
+/** An attempt failed and another one will follow after `delayMs`. */
+export interface RetryLogEvent {
+  type: "retry";
+  /** HTTP method. */
+  method: string;
+  /** Request URL (without credentials). */
+  url: string;
+  /** Number of the attempt that failed, starting at 1. */
+  attempt: number;
+  /** Wait before the next attempt, in milliseconds. */
+  delayMs: number;
+  /** Why it is retried, e.g. `status 503` or `timeout`. */
+  reason: string;
+}
+
+/** The request failed for good; `error` is the message of the error that is thrown. */
+export interface ErrorLogEvent {
+  type: "error";
+  /** HTTP method. */
+  method: string;
+  /** Request URL (without credentials). */
+  url: string;
+  /** Number of the last attempt, starting at 1. */
+  attempt: number;
+  /** Message of the thrown error (never contains credentials). */
+  error: string;
+}
+
+/** Structured event passed to a {@link Logger}; it never contains headers, so never credentials. */
+export type LogEvent = RequestLogEvent | ResponseLogEvent | RetryLogEvent | ErrorLogEvent;
+
+/**
+ * Receives structured events about requests, responses, retries and failures.
+ *
+ * @example
+ * const logger: Logger = (event) => console.debug(JSON.stringify(event));
+ */
+export type Logger = (event: LogEvent) => void;
+
+/** Options shared by every client; `maxRetries` and `timeoutMs` can be overridden per call. */
+export interface ClientOptions {
+  /**
+   * Base URL of the API, e.g. `https://qstash.upstash.io`. Must be `https` unless the host is loopback
+   * (`localhost`, `127.0.0.0/8`, `::1`) or {@link ClientOptions.allowInsecureHttp} is set.
+   * @default the service's public URL
+   */
+  baseUrl?: string;
+  /**
+   * `fetch` implementation used for every attempt (for proxies, custom agents or instrumentation).
+   * @default globalThis.fetch
+   */
+  fetch?: typeof fetch;
+  /**
+   * Extra headers sent with every request; values must not contain CR or LF.
+   * @default {}
+   */
+  headers?: Record<string, string>;
+  /**
+   * How many times a failed request is retried (so at most `maxRetries + 1` attempts); `0` disables retries.
+   * @default 2
+   */
+  maxRetries?: number;
+  /**
+   * Limit for each attempt (connecting, waiting and reading the response), in milliseconds.
+   * @default 30000
+   */
+  timeoutMs?: number;
+  /**
+   * Receives structured request/response/retry/error events; credentials are never included.
+   * @default undefined (no logging)
+   */
+  logger?: Logger;
+  /**
+   * Allow a plain `http:` base URL on a non-loopback host (credentials then travel unencrypted).
+   * @default false
+   */
+  allowInsecureHttp?: boolean;
+}
+
+/** Per-call options, passed as the last argument of every client method; they override the client's. */
+export interface RequestOptions {
+  /**
+   * Aborts the call, including any pending retry wait; the call rejects with the signal's reason.
+   * @default undefined
+   */
+  signal?: AbortSignal;
+  /**
+   * Limit for each attempt of this call, in milliseconds.
+   * @default the client's `timeoutMs` (30000)
+   */
+  timeoutMs?: number;
+  /**
+   * Retries for this call.
+   * @default the client's `maxRetries` (2)
+   */
+  maxRetries?: number;
+}
