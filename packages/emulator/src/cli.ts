@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `api-clients-emulator`: starts the emulator from a terminal and stops it on SIGINT/SIGTERM.
+import { parseArgs } from "node:util";
+import { startEmulator, type EmulatorAccount, type EmulatorOptions } from "./emulator.js";
+
+const USAGE = `Usage: api-clients-emulator [options]
+
+  --port N              TCP port (0 picks a free one; default 0)
+  --host HOST           interface to bind (default 127.0.0.1)
+  --seed-logs N         generate N log entries at start (default 0)
+  --seed N              seed of the log generator (default 1)
+  --logs-token TOKEN    Bearer token of the logs API (default: random)
+  --account EMAIL:KEY   management account (repeatable; default: one random account)
+  --help                show this text`;
+
+function fail(message: string): never {
+  process.stderr.write(`api-clients-emulator: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function integer(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw))
+    fail(`--${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        "seed-logs": { type: "string" },
+        seed: { type: "string" },
+        "logs-token": { type: "string" },
+        account: { type: "string", multiple: true },
+        help: { type: "boolean" },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e));
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const accounts: EmulatorAccount[] = (values.account ?? []).map((a) => {
+    const i = a.indexOf(":");
+    if (i <= 0 || i === a.length - 1)
+      fail(`--account must be email:apiKey, got ${JSON.stringify(a)}`);
+    return { email: a.slice(0, i), apiKey: a.slice(i + 1) };
+  });
+  const options: EmulatorOptions = { accounts };
+  const port = integer("port", values.port);
+  const seedLogs = integer("seed-logs", values["seed-logs"]);
+  const seed = integer("seed", values.seed);
+  if (port !== undefined) options.port = port;
+  if (seedLogs !== undefined) options.seedLogs = seedLogs;
+  if (seed !== undefined) options.seed = seed;
+  if (values.host !== undefined) options.host = values.host;
+  if (values["logs-token"] !== undefined) options.logsToken = values["logs-token"];
+
+  const emu = await startEmulator(options);
+  const { logsToken, email, apiKey } = emu.credentials;
+  process.stdout.write(
+    [
+      `Emulator listening on ${emu.url}`,
+      `  logs API:        GET ${emu.url}/v2/logs   (Authorization: Bearer ${logsToken})`,
+      `  management API:  ${emu.url}/v2/...       (HTTP Basic ${email}:${apiKey})`,
+      ...emu.accounts.slice(1).map((a) => `  also account:    ${a.email}:${a.apiKey}`),
+      `  admin API:       ${emu.url}/__emulator/  (faults, reset, snapshot, restore, logs)`,
+      `  log entries:     ${emu.logs.size}`,
+      `URL=${emu.url}`,
+      `LOGS_TOKEN=${logsToken}`,
+      `MANAGEMENT_EMAIL=${email}`,
+      `MANAGEMENT_API_KEY=${apiKey}`,
+      "",
+    ].join("\n"),
+  );
+
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    emu.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`api-clients-emulator: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`api-clients-emulator: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,254 @@
+// Assembles the emulator: spec-driven router, stores, faults, auth and the HTTP server.
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { logsSpec, managementSpec } from "./generated/specs.js";
+import { createAdmin } from "./internal/admin.js";
+import { Auth } from "./internal/auth.js";
+import { Faults, type FaultRule } from "./internal/faults.js";
+import {
+  generateLogs,
+  simulateEntries,
+  type SimulateMessageOptions,
+} from "./internal/log-generator.js";
+import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
+import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
+import { Router } from "./internal/router.js";
+import { handleRequest } from "./internal/server.js";
+import { compileSpec, enumOf } from "./internal/spec-validation.js";
+
+/** A management account the emulator accepts (HTTP Basic: e-mail as user, API key as password). */
+export interface EmulatorAccount {
+  /** E-mail of the account (the Basic user name). */
+  email: string;
+  /** API key of the account (the Basic password). */
+  apiKey: string;
+}
+
+/** Options of `startEmulator()`. */
+export interface EmulatorOptions {
+  /** TCP port; 0 picks a free one. @default 0 */
+  port?: number;
+  /** Interface to bind. @default "127.0.0.1" */
+  host?: string;
+  /** Number of log entries to generate at start. @default 0 */
+  seedLogs?: number;
+  /** Seed of the log generator: the same seed gives the same entries. @default 1 */
+  seed?: number;
+  /** Time of the newest generated entry, Unix milliseconds. @default Date.now() at start */
+  logsEndTime?: number;
+  /** Bearer token of the logs API. @default a random token */
+  logsToken?: string;
+  /** Management accounts; the first one is `credentials`. @default one account with a random API key */
+  accounts?: EmulatorAccount[];
+  /** Longest time to receive a whole request, milliseconds. @default 30000 */
+  requestTimeoutMs?: number;
+  /** Longest time to receive the request headers, milliseconds. @default 10000 */
+  headersTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, milliseconds. @default 5000 */
+  keepAliveTimeoutMs?: number;
+}
+
+/** A log entry as the emulator serves it: `time` in Unix milliseconds, plus any reference field. */
+export interface LogEntry {
+  time: number;
+  messageId: string;
+  state: string;
+  [field: string]: unknown;
+}
+
+/** A log entry to append: `time` defaults to now, `messageId` to a new id, `state` to `CREATED`. */
+export interface LogEntryInput {
+  time?: number | string;
+  messageId?: string;
+  state?: string;
+  [field: string]: unknown;
+}
+
+/** The whole state of an emulator, as JSON, for `restore()` or `POST /__emulator/restore`. */
+export interface EmulatorSnapshot {
+  version: 1;
+  management: ManagementSnapshot;
+  /** Generated entries are not copied (they are regenerated from the seed); appended ones are. */
+  logs: { nextSeq: number; appended: (LogEntry & { seq: number })[] };
+}
+
+/** The log store of a running emulator. */
+export interface EmulatorLogs {
+  /** Adds entries (a state of a message each) and returns them as stored. */
+  append(entries: readonly LogEntryInput[]): LogEntry[];
+  /** Adds the whole life of one message (CREATED → ACTIVE → … → outcome) and returns its entries. */
+  simulateMessage(opts?: SimulateMessageOptions): { messageId: string; entries: LogEntry[] };
+  /** The entries of one message, oldest first. */
+  message(messageId: string): LogEntry[];
+  /** Number of entries stored. */
+  readonly size: number;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** Base URL serving both APIs, e.g. `http://127.0.0.1:54321`. */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Logs token and the first management account. */
+  readonly credentials: { logsToken: string; email: string; apiKey: string };
+  /** Every management account. */
+  readonly accounts: readonly EmulatorAccount[];
+  /** The log store. */
+  readonly logs: EmulatorLogs;
+  /** Fault injection: rules applied before normal handling. */
+  readonly faults: { add(rule: FaultRule): void; clear(): void; readonly size: number };
+  /** Back to the state at start: generated logs only, no management resources, no faults. */
+  reset(): void;
+  /** The current state (management resources and appended logs). */
+  snapshot(): EmulatorSnapshot;
+  /** Replaces the state with a snapshot. */
+  restore(snapshot: EmulatorSnapshot): void;
+  /** Stops the server and closes every connection. */
+  close(): Promise<void>;
+}
+
+const randomToken = (prefix: string): string => prefix + randomBytes(24).toString("base64url");
+
+/** Compiles both specs once; the router is the same for every emulator. */
+let sharedRouter: Router | undefined;
+const router = (): Router =>
+  (sharedRouter ??= new Router([
+    ...compileSpec("logs", logsSpec),
+    ...compileSpec("management", managementSpec),
+  ]));
+
+/** Starts an emulator of both APIs and resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const host = options.host ?? "127.0.0.1";
+  const logsToken = options.logsToken ?? randomToken("emu_");
+  const accounts: EmulatorAccount[] =
+    options.accounts && options.accounts.length > 0
+      ? options.accounts.map((a) => ({ ...a }))
+      : [{ email: "dev@example.com", apiKey: randomToken("") }];
+  const first = accounts[0] as EmulatorAccount;
+  const seed = options.seed ?? 1;
+  const auth = new Auth(logsToken, accounts);
+
+  const store = new LogsStore();
+  const base = store.append(
+    generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? Date.now()),
+  );
+  const baseCount = base.length;
+  const management = new ManagementState(enumOf(managementSpec, "ReadRegion"));
+  const faults = new Faults();
+  let simulated = 0;
+
+  const toEntry = (e: StoredEntry): LogEntry => entryObject(e) as LogEntry;
+  const logs: EmulatorLogs = {
+    append(entries) {
+      const now = Date.now();
+      const stored = store.append(
+        entries.map((e, i) =>
+          fromObject(e, { time: now, messageId: `msg_appended_${store.sequence + i}` }),
+        ),
+      );
+      return stored.map(toEntry);
+    },
+    simulateMessage(opts = {}) {
+      const stored = store.append(simulateEntries(opts, seed * 7919 + ++simulated));
+      return { messageId: stored[0]?.messageId ?? "", entries: stored.map(toEntry) };
+    },
+    message: (id) => store.message(id).map(toEntry),
+    get size() {
+      return store.size;
+    },
+  };
+
+  const emulator = {
+    logs,
+    accounts,
+    credentials: { logsToken, email: first.email, apiKey: first.apiKey },
+    faults: {
+      add: (rule: FaultRule) => faults.add(rule),
+      clear: () => faults.clear(),
+      get size() {
+        return faults.size;
+      },
+    },
+    reset() {
+      faults.clear();
+      management.reset();
+      store.load(base, store.sequence);
+    },
+    snapshot(): EmulatorSnapshot {
+      const appended = store
+        .all()
+        .filter((e) => e.seq > baseCount)
+        .map((e) => ({ ...toEntry(e), seq: e.seq }));
+      return {
+        version: 1,
+        management: management.snapshot(),
+        logs: { nextSeq: store.sequence, appended },
+      };
+    },
+    restore(snap: EmulatorSnapshot) {
+      if (snap?.version !== 1)
+        throw new TypeError("snapshot: must come from snapshot() (version 1)");
+      const appended = (snap.logs?.appended ?? []).map((o) => {
+        const { seq, ...rest } = o;
+        return { ...fromObject(rest, { time: Date.now(), messageId: `msg_restored_${seq}` }), seq };
+      });
+      management.restore(snap.management);
+      store.load([...base, ...appended], snap.logs?.nextSeq ?? 0);
+    },
+  };
+
+  const admin = createAdmin({
+    faults: emulator.faults,
+    reset: () => emulator.reset(),
+    snapshot: () => emulator.snapshot(),
+    restore: (s: never) => emulator.restore(s),
+    logs: {
+      append: (entries) => logs.append(entries as LogEntryInput[]),
+      simulateMessage: (opts) => logs.simulateMessage(opts as SimulateMessageOptions),
+      get size() {
+        return store.size;
+      },
+    },
+  });
+
+  const server: Server = createServer({ keepAlive: true });
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  const ctx = { router: router(), faults, auth: () => auth, logs: store, management, admin };
+  server.on("request", (req, res) => void handleRequest(ctx, req, res));
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) {
+      const body = '{"error":"request: malformed HTTP request"}';
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    } else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+
+  return {
+    ...emulator,
+    url: `http://${urlHost}:${port}`,
+    port,
+    logs,
+    faults: emulator.faults,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

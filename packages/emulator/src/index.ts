@@ -1,0 +1,20 @@
+/**
+ * `@api-clients/emulator`: a local, stateful server of the logs and management APIs, driven by their
+ * specs, with fault injection.
+ */
+export {
+  startEmulator,
+  type Emulator,
+  type EmulatorOptions,
+  type EmulatorAccount,
+  type EmulatorLogs,
+  type EmulatorSnapshot,
+  type LogEntry,
+  type LogEntryInput,
+} from "./emulator.js";
+export type { FaultRule } from "./internal/faults.js";
+export type {
+  SimulateMessageOptions,
+  Outcome as MessageOutcome,
+} from "./internal/log-generator.js";
+export type { ManagementSnapshot } from "./internal/management-state.js";

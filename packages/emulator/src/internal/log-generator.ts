@@ -1,0 +1,308 @@
+// Deterministic generator of realistic message lifecycles: the same seed gives the same entries.
+import { EMPTY_FRAGMENT, Fragment, type NewEntry } from "./logs-store.js";
+
+/** A small, fast, seedable PRNG (mulberry32). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Rng = () => number;
+const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+const int = (rng: Rng, min: number, max: number): number =>
+  min + Math.floor(rng() * (max - min + 1));
+const b64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");
+
+const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** An id shaped like the service's (`msg_...`, `scd_...`). */
+export function randomId(rng: Rng, prefix: string, length = 28): string {
+  let s = prefix;
+  for (let i = 0; i < length; i++) s += ID_ALPHABET.charAt(Math.floor(rng() * ID_ALPHABET.length));
+  return s;
+}
+
+const HOSTS = [
+  "https://api.shop.example.com",
+  "https://hooks.billing.example.io",
+  "https://worker.example.dev",
+  "https://notify.example.net",
+  "https://eu.ingest.example.com",
+  "https://jobs.internal.example.org",
+];
+const PATHS = [
+  "/webhooks/orders",
+  "/webhooks/payments",
+  "/api/jobs/reindex",
+  "/api/email/send",
+  "/api/cron/cleanup",
+  "/v1/events",
+  "/api/thumbnails",
+  "/api/sync",
+];
+const TOPICS = ["orders", "payments", "emails", "analytics", "audit"];
+const QUEUES = ["default", "emails", "critical", "bulk-import"];
+const EVENTS = ["order.created", "order.paid", "user.signup", "invoice.sent", "report.ready"];
+const ERRORS: readonly (readonly [string, number | undefined])[] = [
+  ["Service Unavailable", 503],
+  ["Internal Server Error", 500],
+  ["Bad Gateway", 502],
+  ["Too Many Requests", 429],
+  ["Gateway Timeout", 504],
+  ["dial tcp: lookup failed: no such host", undefined],
+  ["context deadline exceeded (Client.Timeout exceeded while awaiting headers)", undefined],
+];
+
+/** Per-state pools of attempt fragments, shared by many entries so their JSON is built once. */
+function attemptPools(rng: Rng): { delivered: Fragment[]; error: Fragment[] } {
+  const delivered: Fragment[] = [];
+  for (const status of [200, 200, 200, 201, 202, 204]) {
+    const body = status === 204 ? "" : JSON.stringify({ ok: true, id: int(rng, 1000, 99999) });
+    delivered.push(
+      new Fragment({
+        responseStatus: status,
+        ...(body ? { responseBody: b64(body) } : {}),
+        responseHeaders: {
+          "Content-Type": ["application/json"],
+          Date: [new Date(1_700_000_000_000 + int(rng, 0, 1e9)).toUTCString()],
+        },
+      }),
+    );
+  }
+  const error = ERRORS.map(
+    ([message, status]) =>
+      new Fragment({
+        error: status === undefined ? message : `${status} ${message}`,
+        ...(status === undefined
+          ? {}
+          : {
+              responseStatus: status,
+              responseBody: b64(JSON.stringify({ error: message })),
+              responseHeaders: { "Content-Type": ["application/json"] },
+            }),
+      }),
+  );
+  return { delivered, error };
+}
+
+/** A message "shape": where it goes and how; many messages share one, each with its own id. */
+function template(rng: Rng, i: number): Fragment {
+  const url = pick(rng, HOSTS) + pick(rng, PATHS);
+  const f: Record<string, unknown> = {
+    url,
+    method: rng() < 0.9 ? "POST" : pick(rng, ["PUT", "GET"]),
+  };
+  const event = pick(rng, EVENTS);
+  f["header"] = {
+    "Content-Type": ["application/json"],
+    "Upstash-Forward-X-Event": [event],
+  };
+  f["body"] = b64(JSON.stringify({ event, id: int(rng, 1, 1_000_000) }));
+  const kind = rng();
+  if (kind < 0.3) {
+    f["topicName"] = pick(rng, TOPICS);
+    f["endpointName"] = `endpoint-${int(rng, 1, 3)}`;
+  } else if (kind < 0.5) {
+    f["queueName"] = pick(rng, QUEUES);
+  } else if (kind < 0.62) {
+    f["scheduleId"] = randomId(rng, "scd_", 20);
+  }
+  f["timeout"] = pick(rng, [15_000, 30_000, 60_000]);
+  f["maxRetries"] = pick(rng, [0, 1, 3, 3, 3, 5]);
+  if (rng() < 0.3) f["retryDelayExpression"] = "pow(2, retried) * 1000";
+  if (rng() < 0.2) {
+    f["callback"] = "https://callbacks.example.com/delivered";
+    f["callbackHeaders"] = { "X-Callback-Source": ["emulator"] };
+  }
+  if (rng() < 0.2) {
+    f["failureCallback"] = "https://callbacks.example.com/failed";
+    f["failureCallbackHeaders"] = { "X-Callback-Source": ["emulator"] };
+  }
+  if (rng() < 0.25) {
+    const label = pick(rng, ["billing", "signup", "nightly", "priority"]);
+    f["label"] = label;
+    f["labels"] = [label];
+  }
+  if (rng() < 0.15) f["flowControlKey"] = `tenant-${i % 7}`;
+  return new Fragment(f);
+}
+
+/** How a message's life ends. */
+export type Outcome = "delivered" | "failed" | "cancelled" | "in-progress";
+
+interface Ctx {
+  readonly rng: Rng;
+  readonly pools: { delivered: Fragment[]; error: Fragment[] };
+}
+
+/** Builds the entries of one message's life, starting at `start`. */
+function lifecycle(
+  ctx: Ctx,
+  messageId: string,
+  shared: Fragment,
+  start: number,
+  outcome: Outcome,
+  errors: number,
+  step?: number,
+): NewEntry[] {
+  const { rng, pools } = ctx;
+  const out: NewEntry[] = [];
+  let t = start;
+  const add = (state: string, extra: Fragment = EMPTY_FRAGMENT, next = -1): void => {
+    out.push({ time: t, messageId, state, shared, extra, next });
+  };
+  const advance = (min: number, max: number): void => {
+    t += step ?? int(rng, min, max);
+  };
+  add("CREATED");
+  if (outcome === "cancelled" && errors === 0) {
+    advance(50, 5_000);
+    add("CANCEL_REQUESTED");
+    advance(5, 200);
+    add("CANCELLED");
+    return out;
+  }
+  advance(2, 150);
+  add("ACTIVE");
+  for (let k = 0; k < errors; k++) {
+    advance(20, 3_000);
+    const err = pick(rng, pools.error);
+    add("ERROR", err);
+    if (outcome === "failed" && k === errors - 1) {
+      advance(1, 20);
+      add("FAILED", err);
+      return out;
+    }
+    advance(1, 20);
+    const delay = step ?? 1000 * 2 ** Math.min(k, 10);
+    add("RETRY", EMPTY_FRAGMENT, t + delay);
+    if (outcome === "in-progress" && k === errors - 1) return out;
+    if (outcome === "cancelled" && k === errors - 1) {
+      advance(10, 500);
+      add("CANCEL_REQUESTED");
+      advance(5, 200);
+      add("CANCELLED");
+      return out;
+    }
+    t += delay;
+    add("ACTIVE");
+  }
+  if (outcome === "in-progress") return out;
+  if (outcome === "failed") {
+    // No retries allowed: the first error fails the message.
+    advance(20, 3_000);
+    const err = pick(rng, pools.error);
+    add("ERROR", err);
+    advance(1, 20);
+    add("FAILED", err);
+    return out;
+  }
+  advance(20, 2_000);
+  add("DELIVERED", pick(rng, pools.delivered));
+  return out;
+}
+
+/** Generates exactly `count` entries, sorted by time, the newest at `endTime`. */
+export function generateLogs(count: number, seed: number, endTime: number): NewEntry[] {
+  const rng = prng(seed);
+  const ctx: Ctx = { rng, pools: attemptPools(rng) };
+  const templates = Array.from({ length: 256 }, (_, i) => template(rng, i));
+  const span = Math.min(14 * 86_400_000, Math.max(3_600_000, count * 1_000));
+  const step = span / Math.max(1, count / 3.6);
+  const entries: (NewEntry & { time: number })[] = [];
+  let i = 0;
+  while (entries.length < count) {
+    const start = Math.floor(i * step + rng() * step);
+    const shared = templates[Math.floor(rng() * templates.length)] as Fragment;
+    const maxRetries = shared.fields["maxRetries"] as number;
+    const r = rng();
+    let outcome: Outcome = "delivered";
+    let errors = 0;
+    if (r < 0.72) errors = 0;
+    else if (r < 0.84 && maxRetries > 0) errors = int(rng, 1, maxRetries);
+    else if (r < 0.92) {
+      outcome = "failed";
+      errors = maxRetries;
+    } else if (r < 0.96) {
+      outcome = "cancelled";
+      errors = rng() < 0.5 ? 0 : Math.min(1, maxRetries);
+    } else if (maxRetries > 0) {
+      outcome = "in-progress";
+      errors = int(rng, 1, maxRetries);
+    }
+    const messageId = randomId(rng, "msg_");
+    for (const e of lifecycle(ctx, messageId, shared, start, outcome, errors)) {
+      if (entries.length === count) break;
+      entries.push(e);
+    }
+    i++;
+  }
+  entries.sort((a, b) => a.time - b.time);
+  const last = entries[entries.length - 1];
+  const shift = last ? endTime - last.time : 0;
+  for (const e of entries) {
+    e.time += shift;
+    if (e.next >= 0) (e as { next: number }).next += shift;
+  }
+  return entries;
+}
+
+/** Options of `emu.logs.simulateMessage()`. */
+export interface SimulateMessageOptions {
+  /** Id of the message. @default a generated `msg_...` id */
+  messageId?: string;
+  /** Destination URL. @default "https://example.com/api/webhook" */
+  url?: string;
+  /** How the message's life ends. @default "delivered" */
+  outcome?: Outcome;
+  /** Failed attempts before the outcome (for `failed`, the retries that were exhausted). @default 0 */
+  retries?: number;
+  /** Time of the first entry, Unix milliseconds. @default Date.now() */
+  startTime?: number;
+  /** Milliseconds between consecutive entries. @default 10 */
+  stepMs?: number;
+  /** URL group (topic) the message was published to. */
+  topicName?: string;
+  /** Queue the message went through. */
+  queueName?: string;
+  /** Schedule that created the message. */
+  scheduleId?: string;
+  /** Message body as text (stored base64-encoded). */
+  body?: string;
+  /** Headers of the message. */
+  header?: Record<string, string[]>;
+}
+
+/** Builds the entries of one simulated message. */
+export function simulateEntries(opts: SimulateMessageOptions, seed: number): NewEntry[] {
+  const rng = prng(seed);
+  const ctx: Ctx = { rng, pools: attemptPools(rng) };
+  const outcome = opts.outcome ?? "delivered";
+  const fields: Record<string, unknown> = {
+    url: opts.url ?? "https://example.com/api/webhook",
+    method: "POST",
+    header: opts.header ?? { "Content-Type": ["application/json"] },
+    body: b64(opts.body ?? "{}"),
+    maxRetries: Math.max(3, opts.retries ?? 0),
+    timeout: 30_000,
+  };
+  if (opts.topicName !== undefined) fields["topicName"] = opts.topicName;
+  if (opts.queueName !== undefined) fields["queueName"] = opts.queueName;
+  if (opts.scheduleId !== undefined) fields["scheduleId"] = opts.scheduleId;
+  let errors = Math.max(0, Math.floor(opts.retries ?? 0));
+  if (outcome === "in-progress" && errors === 0) errors = 1;
+  return lifecycle(
+    ctx,
+    opts.messageId ?? randomId(rng, "msg_"),
+    new Fragment(fields),
+    opts.startTime ?? Date.now(),
+    outcome,
+    errors,
+    opts.stepMs ?? 10,
+  );
+}

@@ -1,0 +1,597 @@
+// State and business rules of the management API: databases, backups, teams and vector indexes,
+// each owned by an account (its e-mail) or a team, visible only to that account or the team's members.
+import { randomBytes, randomUUID } from "node:crypto";
+import { prng } from "./log-generator.js";
+
+/** A management account: HTTP Basic user (e-mail) and password (API key). */
+export interface Account {
+  readonly email: string;
+  readonly apiKey: string;
+}
+
+/** An error with an HTTP status and the message of its `{ "error" }` body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+type Role = "owner" | "admin" | "dev" | "finance";
+
+interface DatabaseRecord extends Record<string, unknown> {
+  database_id: string;
+  database_name: string;
+  region: string;
+  primary_region: string;
+  read_regions: string[];
+  tls: boolean;
+  password: string;
+  rest_token: string;
+  read_only_rest_token: string;
+  eviction: boolean;
+  auto_upgrade: boolean;
+  daily_backup_enabled: boolean;
+  user_email: string;
+}
+
+interface BackupRecord extends Record<string, unknown> {
+  backup_id: string;
+  name: string;
+  database_id: string;
+  customer_id: string;
+  creation_time: number;
+}
+
+interface TeamRecord {
+  team_id: string;
+  team_name: string;
+  copy_cc: boolean;
+  members: [email: string, role: Role][];
+}
+
+interface IndexRecord extends Record<string, unknown> {
+  id: string;
+  name: string;
+  token: string;
+  read_only_token: string;
+  type: string;
+}
+
+/** The whole management state as plain JSON (what snapshots carry). */
+export interface ManagementSnapshot {
+  databases: { owner: string; record: DatabaseRecord }[];
+  backups: BackupRecord[];
+  teams: TeamRecord[];
+  indexes: { owner: string; record: IndexRecord }[];
+}
+
+/** What a handler gets: the caller, the validated path, query and body. */
+export interface OperationInput {
+  readonly account: Account;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+}
+
+const now = (): number => Math.floor(Date.now() / 1000);
+const token = (bytes = 24): string => randomBytes(bytes).toString("base64url");
+const ADJECTIVES = [
+  "brave",
+  "calm",
+  "eager",
+  "fancy",
+  "gentle",
+  "happy",
+  "lively",
+  "proud",
+  "quick",
+  "witty",
+];
+const ANIMALS = [
+  "otter",
+  "falcon",
+  "lynx",
+  "panda",
+  "heron",
+  "koala",
+  "marten",
+  "gecko",
+  "bison",
+  "crane",
+];
+const hostName = (): string => {
+  const b = randomBytes(3);
+  return `${ADJECTIVES[(b[0] ?? 0) % ADJECTIVES.length]}-${ANIMALS[(b[1] ?? 0) % ANIMALS.length]}-${10000 + (((b[2] ?? 0) * 131) % 89999)}`;
+};
+const asObj = (v: unknown): Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** The management service. */
+export class ManagementState {
+  private databases = new Map<string, { owner: string; record: DatabaseRecord }>();
+  private backups = new Map<string, BackupRecord>();
+  private teams = new Map<string, TeamRecord>();
+  private indexes = new Map<string, { owner: string; record: IndexRecord }>();
+
+  /**
+   * @param regions the regions a regional database may use (read from the spec's `ReadRegion` enum).
+   */
+  constructor(private readonly regions: readonly string[]) {}
+
+  // --- state -------------------------------------------------------------------------------------
+
+  snapshot(): ManagementSnapshot {
+    return structuredClone({
+      databases: [...this.databases.values()],
+      backups: [...this.backups.values()],
+      teams: [...this.teams.values()],
+      indexes: [...this.indexes.values()],
+    });
+  }
+
+  restore(snap: ManagementSnapshot): void {
+    const s = structuredClone(snap);
+    this.databases = new Map((s.databases ?? []).map((d) => [d.record.database_id, d]));
+    this.backups = new Map((s.backups ?? []).map((b) => [b.backup_id, b]));
+    this.teams = new Map((s.teams ?? []).map((t) => [t.team_id, t]));
+    this.indexes = new Map((s.indexes ?? []).map((i) => [i.record.id, i]));
+  }
+
+  reset(): void {
+    this.restore({ databases: [], backups: [], teams: [], indexes: [] });
+  }
+
+  // --- visibility --------------------------------------------------------------------------------
+
+  private role(team: TeamRecord, email: string): Role | undefined {
+    return team.members.find(([e]) => e === email)?.[1];
+  }
+
+  private canSee(owner: string, account: Account): boolean {
+    if (owner === account.email) return true;
+    const team = this.teams.get(owner);
+    return team !== undefined && this.role(team, account.email) !== undefined;
+  }
+
+  private database(id: string, account: Account): DatabaseRecord {
+    const db = this.databases.get(id);
+    // Another account's database answers exactly like a missing one.
+    if (!db || !this.canSee(db.owner, account))
+      throw new HttpError(404, `database ${id} not found`);
+    return db.record;
+  }
+
+  private team(id: string, account: Account): TeamRecord {
+    const team = this.teams.get(id);
+    if (!team || this.role(team, account.email) === undefined)
+      throw new HttpError(404, `team ${id} not found`);
+    return team;
+  }
+
+  private index(id: string, account: Account): IndexRecord {
+    const idx = this.indexes.get(id);
+    if (!idx || !this.canSee(idx.owner, account))
+      throw new HttpError(404, `vector index ${id} not found`);
+    return idx.record;
+  }
+
+  /** A destination for a move or transfer: the caller's own account or a team it belongs to. */
+  private destination(target: string, account: Account, field: string): string {
+    if (target === account.email) return target;
+    const team = this.teams.get(target);
+    if (!team || this.role(team, account.email) === undefined) {
+      throw new HttpError(404, `${field}: team ${target} not found`);
+    }
+    return target;
+  }
+
+  private manager(team: TeamRecord, account: Account): void {
+    const role = this.role(team, account.email);
+    if (role !== "owner" && role !== "admin") {
+      throw new HttpError(
+        403,
+        `only an owner or admin of team ${team.team_id} can change its members`,
+      );
+    }
+  }
+
+  // --- operations, by operationId ------------------------------------------------------------------
+
+  /** Runs one operation; returns the JSON body of the 200 answer. */
+  run(operationId: string, input: OperationInput): unknown {
+    const handler = this.handlers[operationId];
+    if (!handler)
+      throw new HttpError(404, `operation ${operationId} is not implemented by the emulator`);
+    return handler(input);
+  }
+
+  private readonly handlers: Record<string, (input: OperationInput) => unknown> = {
+    createDatabase: ({ account, body }) => this.createDatabase(account, asObj(body)),
+    getDatabase: ({ account, params, query }) => {
+      const db = this.database(str(params["id"]), account);
+      return query["credentials"] === "hide" ? hide(db) : db;
+    },
+    deleteDatabase: ({ account, params }) => {
+      const db = this.database(str(params["id"]), account);
+      this.databases.delete(db.database_id);
+      for (const [id, b] of this.backups)
+        if (b.database_id === db.database_id) this.backups.delete(id);
+      return "OK";
+    },
+    listDatabases: ({ account }) =>
+      [...this.databases.values()]
+        .filter((d) => this.canSee(d.owner, account))
+        .map((d) => d.record),
+    getDatabaseStats: ({ account, params }) => stats(this.database(str(params["id"]), account)),
+    renameDatabase: ({ account, params, body }) => {
+      const db = this.database(str(params["id"]), account);
+      db.database_name = str(asObj(body)["name"]);
+      return db;
+    },
+    resetDatabasePassword: ({ account, params }) => {
+      const db = this.database(str(params["id"]), account);
+      db.password = token(16);
+      db.rest_token = token(36);
+      db.read_only_rest_token = token(36);
+      return db;
+    },
+    enableDatabaseTls: ({ account, params }) => {
+      const db = this.database(str(params["id"]), account);
+      db.tls = true;
+      return db;
+    },
+    enableDatabaseEviction: (i) => this.setFlag(i, "eviction", true),
+    disableDatabaseEviction: (i) => this.setFlag(i, "eviction", false),
+    enableDatabaseAutoUpgrade: (i) => this.setFlag(i, "auto_upgrade", true),
+    disableDatabaseAutoUpgrade: (i) => this.setFlag(i, "auto_upgrade", false),
+    enableDailyBackup: (i) => this.setFlag(i, "daily_backup_enabled", true),
+    disableDailyBackup: (i) => this.setFlag(i, "daily_backup_enabled", false),
+    updateDatabaseRegions: ({ account, params, body }) => {
+      const db = this.database(str(params["id"]), account);
+      if (db.region !== "global") {
+        throw new HttpError(
+          400,
+          `read_regions: database ${db.database_id} is regional (${db.region}); only global databases have read regions`,
+        );
+      }
+      const regions = [...new Set(asObj(body)["read_regions"] as string[])];
+      if (regions.includes(db.primary_region)) {
+        throw new HttpError(
+          400,
+          `read_regions: must not include the primary region ${db.primary_region}`,
+        );
+      }
+      db.read_regions = regions;
+      return "OK";
+    },
+    moveDatabaseToTeam: ({ account, body }) => {
+      const b = asObj(body);
+      const db = this.database(str(b["database_id"]), account);
+      const owner = this.destination(str(b["team_id"]), account, "team_id");
+      (this.databases.get(db.database_id) as { owner: string }).owner = owner;
+      return "OK";
+    },
+    createBackup: ({ account, params, body }) => {
+      const db = this.database(str(params["id"]), account);
+      const backup: BackupRecord = {
+        backup_id: randomUUID(),
+        name: str(asObj(body)["name"]),
+        database_id: db.database_id,
+        customer_id: account.email,
+        creation_time: now(),
+        state: "completed",
+        backup_size: 1024 * (1 + Math.floor(Math.random() * 4096)),
+        daily_backup: false,
+      };
+      this.backups.set(backup.backup_id, backup);
+      return "OK";
+    },
+    deleteBackup: ({ account, params }) => {
+      const db = this.database(str(params["id"]), account);
+      const backup = this.backups.get(str(params["backup_id"]));
+      if (!backup || backup.database_id !== db.database_id) {
+        throw new HttpError(
+          404,
+          `backup ${str(params["backup_id"])} of database ${db.database_id} not found`,
+        );
+      }
+      this.backups.delete(backup.backup_id);
+      return "OK";
+    },
+    listBackups: ({ account, params }) => {
+      const db = this.database(str(params["id"]), account);
+      return [...this.backups.values()].filter((b) => b.database_id === db.database_id);
+    },
+    restoreBackup: ({ account, params, body }) => {
+      const db = this.database(str(params["id"]), account);
+      const id = str(asObj(body)["backup_id"]);
+      const backup = this.backups.get(id);
+      const owner = backup && this.databases.get(backup.database_id);
+      if (!backup || !owner || !this.canSee(owner.owner, account)) {
+        throw new HttpError(404, `backup_id: backup ${id} not found`);
+      }
+      if (backup.database_id !== db.database_id) {
+        throw new HttpError(
+          400,
+          `backup_id: backup ${id} belongs to database ${backup.database_id}; a database can only be restored from its own backups`,
+        );
+      }
+      return "OK";
+    },
+    createTeam: ({ account, body }) => {
+      const b = asObj(body);
+      const team: TeamRecord = {
+        team_id: randomUUID(),
+        team_name: str(b["team_name"]),
+        copy_cc: b["copy_cc"] === true,
+        members: [[account.email, "owner"]],
+      };
+      this.teams.set(team.team_id, team);
+      return { team_id: team.team_id, team_name: team.team_name, copy_cc: team.copy_cc };
+    },
+    deleteTeam: ({ account, params }) => {
+      const team = this.team(str(params["id"]), account);
+      if (this.role(team, account.email) !== "owner") {
+        throw new HttpError(403, `only the owner can delete team ${team.team_id}`);
+      }
+      const dbs = [...this.databases.values()].filter((d) => d.owner === team.team_id).length;
+      const idx = [...this.indexes.values()].filter((d) => d.owner === team.team_id).length;
+      if (dbs + idx > 0) {
+        throw new HttpError(
+          400,
+          `team ${team.team_id} still owns ${dbs} database(s) and ${idx} vector index(es); move or delete them first`,
+        );
+      }
+      this.teams.delete(team.team_id);
+      return "OK";
+    },
+    listTeams: ({ account }) =>
+      [...this.teams.values()]
+        .filter((t) => this.role(t, account.email) !== undefined)
+        .map((t) => ({
+          team_id: t.team_id,
+          team_name: t.team_name,
+          copy_cc: t.copy_cc,
+          member_role: this.role(t, account.email),
+        })),
+    listTeamMembers: ({ account, params }) => {
+      const team = this.team(str(params["team_id"]), account);
+      return team.members.map(([email, role]) => member(team, email, role));
+    },
+    addTeamMember: ({ account, body }) => {
+      const b = asObj(body);
+      const team = this.team(str(b["team_id"]), account);
+      this.manager(team, account);
+      const email = str(b["member_email"]);
+      if (this.role(team, email) !== undefined) {
+        throw new HttpError(
+          409,
+          `member_email: ${email} is already a member of team ${team.team_id}`,
+        );
+      }
+      const role = str(b["member_role"]) as Role;
+      team.members.push([email, role]);
+      return member(team, email, role);
+    },
+    removeTeamMember: ({ account, body }) => {
+      const b = asObj(body);
+      const team = this.team(str(b["team_id"]), account);
+      this.manager(team, account);
+      const email = str(b["member_email"]);
+      const role = this.role(team, email);
+      if (role === undefined) {
+        throw new HttpError(404, `member_email: ${email} is not a member of team ${team.team_id}`);
+      }
+      if (role === "owner")
+        throw new HttpError(
+          400,
+          `member_email: the owner of team ${team.team_id} cannot be removed`,
+        );
+      team.members = team.members.filter(([e]) => e !== email);
+      return "OK";
+    },
+    createVectorIndex: ({ account, body }) => this.createIndex(account, asObj(body)),
+    listVectorIndexes: ({ account }) =>
+      [...this.indexes.values()].filter((i) => this.canSee(i.owner, account)).map((i) => i.record),
+    getVectorIndex: ({ account, params }) => this.index(str(params["id"]), account),
+    deleteVectorIndex: ({ account, params }) => {
+      this.indexes.delete(this.index(str(params["id"]), account).id);
+      return "OK";
+    },
+    renameVectorIndex: ({ account, params, body }) => {
+      this.index(str(params["id"]), account).name = str(asObj(body)["name"]);
+      return "OK";
+    },
+    resetVectorIndexTokens: ({ account, params }) => {
+      const idx = this.index(str(params["id"]), account);
+      idx.token = token(36);
+      idx.read_only_token = token(36);
+      return "OK";
+    },
+    setVectorIndexPlan: ({ account, params, body }) => {
+      const idx = this.index(str(params["id"]), account);
+      idx.type = str(asObj(body)["target_plan"]);
+      Object.assign(idx, planLimits(idx.type));
+      return "OK";
+    },
+    transferVectorIndex: ({ account, params, body }) => {
+      const idx = this.index(str(params["id"]), account);
+      const owner = this.destination(str(asObj(body)["target_account"]), account, "target_account");
+      (this.indexes.get(idx.id) as { owner: string }).owner = owner;
+      idx["customer_id"] = owner;
+      return "OK";
+    },
+  };
+
+  private setFlag(
+    { account, params }: OperationInput,
+    flag: "eviction" | "auto_upgrade" | "daily_backup_enabled",
+    value: boolean,
+  ): string {
+    this.database(str(params["id"]), account)[flag] = value;
+    return "OK";
+  }
+
+  private createDatabase(account: Account, b: Record<string, unknown>): DatabaseRecord {
+    const region = typeof b["region"] === "string" ? b["region"] : "global";
+    const primary = b["primary_region"];
+    const reads = Array.isArray(b["read_regions"])
+      ? [...new Set(b["read_regions"] as string[])]
+      : [];
+    if (region === "global") {
+      if (typeof primary !== "string") {
+        throw new HttpError(400, "primary_region: is required for a global database");
+      }
+      if (reads.includes(primary)) {
+        throw new HttpError(400, `read_regions: must not include the primary region ${primary}`);
+      }
+    } else {
+      if (!this.regions.includes(region)) {
+        throw new HttpError(
+          400,
+          `region: unknown region ${region}; use global or one of ${this.regions.join(", ")}`,
+        );
+      }
+      if (primary !== undefined)
+        throw new HttpError(400, "primary_region: only a global database has a primary region");
+      if (b["read_regions"] !== undefined) {
+        throw new HttpError(400, "read_regions: only a global database has read regions");
+      }
+    }
+    const host = hostName();
+    const record: DatabaseRecord = {
+      database_id: randomUUID(),
+      database_name: str(b["name"]),
+      database_type: "Pay as You Go",
+      region,
+      port: 6379,
+      creation_time: now(),
+      state: "active",
+      endpoint: `${host}.upstash.io`,
+      tls: b["tls"] === true,
+      password: token(16),
+      user_email: account.email,
+      rest_token: token(36),
+      read_only_rest_token: token(36),
+      primary_region: region === "global" ? String(primary) : region,
+      read_regions: region === "global" ? reads : [],
+      eviction: false,
+      auto_upgrade: false,
+      consistent: false,
+      type: "payg",
+      budget: 360,
+      daily_backup_enabled: false,
+      db_max_clients: 1000,
+      db_max_request_size: 10_485_760,
+      db_disk_threshold: 107_374_182_400,
+      db_max_entry_size: 104_857_600,
+      db_memory_threshold: 3_221_225_472,
+      db_max_commands_per_second: 1000,
+      db_request_limit: 100_000_000_000,
+    };
+    this.databases.set(record.database_id, { owner: account.email, record });
+    return record;
+  }
+
+  private createIndex(account: Account, b: Record<string, unknown>): IndexRecord {
+    const type = typeof b["type"] === "string" ? b["type"] : "payg";
+    const region = str(b["region"]);
+    const name = str(b["name"]);
+    const sim = str(b["similarity_function"]);
+    const record: IndexRecord = {
+      id: randomUUID(),
+      customer_id: account.email,
+      name,
+      // The seed's spelling is accepted; the record uses the live service's.
+      similarity_function: sim === "EUCLIDIAN" ? "EUCLIDEAN" : sim,
+      dimension_count: b["dimension_count"] as number,
+      ...(typeof b["embedding_model"] === "string"
+        ? { embedding_model: b["embedding_model"] }
+        : {}),
+      endpoint: `${hostName()}-${region === "eu-west-1" ? "eu1" : "us1"}-vector.upstash.io`,
+      token: token(36),
+      read_only_token: token(36),
+      type,
+      region,
+      creation_time: now(),
+      ...planLimits(type),
+      index_type: "DENSE",
+    };
+    this.indexes.set(record.id, { owner: account.email, record });
+    return record;
+  }
+}
+
+function hide(db: DatabaseRecord): DatabaseRecord {
+  return { ...db, password: "***", rest_token: "***", read_only_rest_token: "***" };
+}
+
+function member(team: TeamRecord, email: string, role: Role): Record<string, unknown> {
+  return {
+    team_id: team.team_id,
+    team_name: team.team_name,
+    member_email: email,
+    member_role: role,
+  };
+}
+
+function planLimits(type: string): Record<string, number> {
+  const paid = type !== "free";
+  return {
+    max_vector_count: paid ? 2_000_000_000 : 10_000,
+    max_daily_updates: paid ? -1 : 10_000,
+    max_daily_queries: paid ? -1 : 10_000,
+    max_monthly_bandwidth: paid ? -1 : 50_000_000_000,
+    max_writes_per_second: paid ? 1000 : 1000,
+    max_query_per_second: paid ? 1000 : 1000,
+  };
+}
+
+/** Plausible statistics, stable for a database (seeded by its id) and anchored at the current hour. */
+function stats(db: DatabaseRecord): Record<string, unknown> {
+  let h = 2166136261;
+  for (const c of db.database_id) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  const rng = prng(h);
+  const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  const text = (ms: number): string =>
+    new Date(ms).toISOString().replace("T", " ").replace("Z", " +0000 UTC");
+  const series = (
+    base: number,
+    spread: number,
+    points = 24,
+    stepMs = 3_600_000,
+  ): { x: string; y: number }[] =>
+    Array.from({ length: points }, (_, i) => ({
+      x: text(hour - (points - 1 - i) * stepMs),
+      y: Math.max(0, Math.round((base + (rng() - 0.5) * spread) * 100) / 100),
+    }));
+  const daily = series(40_000, 30_000, 7, 86_400_000).map((p) => ({ ...p, y: Math.round(p.y) }));
+  const keys = 1000 + Math.floor(rng() * 100_000);
+  return {
+    throughput: series(120, 80),
+    latencymean: series(0.4, 0.3),
+    keyspace: series(keys, keys * 0.05).map((p) => ({ ...p, y: Math.round(p.y) })),
+    connection_count: series(12, 10).map((p) => ({ ...p, y: Math.round(p.y) })),
+    hits: series(90, 60),
+    misses: series(10, 8),
+    read: series(80, 50),
+    write: series(40, 30),
+    dailyrequests: daily,
+    diskusage: series(keys * 180, keys * 10).map((p) => ({ ...p, y: Math.round(p.y) })),
+    total_monthly_requests: daily.reduce((s, p) => s + p.y, 0) * 4,
+    total_monthly_billing:
+      Math.round(daily.reduce((s, p) => s + p.y, 0) * 4 * 0.000002 * 100) / 100,
+    current_storage: keys * 180,
+    days: Array.from({ length: 7 }, (_, i) =>
+      new Date(hour - (6 - i) * 86_400_000).toLocaleDateString("en-US", {
+        weekday: "long",
+        timeZone: "UTC",
+      }),
+    ),
+  };
+}

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Emulator, EmulatorSnapshot } from "../../src/index.js";
+import { getLogs, mgmt, raw, start } from "../helpers.js";
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await start({ seedLogs: 200 });
+});
+afterAll(() => emu.close());
+
+const names = async (): Promise<string[]> =>
+  ((await mgmt(emu, "GET", "/v2/redis/databases")).body as { database_name: string }[]).map(
+    (d) => d.database_name,
+  );
+
+it("restores management state and appended logs from a snapshot", async () => {
+  await mgmt(emu, "POST", "/v2/redis/database", { name: "kept", region: "us-east-1" });
+  emu.logs.append([{ messageId: "msg_kept", state: "CREATED" }]);
+  const snap = emu.snapshot();
+  await mgmt(emu, "POST", "/v2/redis/database", { name: "dropped", region: "us-east-1" });
+  emu.logs.append([{ messageId: "msg_dropped", state: "CREATED" }]);
+  expect(await names()).toEqual(["kept", "dropped"]);
+  emu.restore(JSON.parse(JSON.stringify(snap)) as EmulatorSnapshot);
+  expect(await names()).toEqual(["kept"]);
+  expect(emu.logs.size).toBe(201);
+  expect(
+    ((await getLogs(emu, { messageId: "msg_kept" })).body as { events: unknown[] }).events,
+  ).toHaveLength(1);
+  expect(
+    ((await getLogs(emu, { messageId: "msg_dropped" })).body as { events: unknown[] }).events,
+  ).toHaveLength(0);
+});
+
+it("does the same over the admin API, and reset goes back to the start", async () => {
+  const snap = await raw(emu, "/__emulator/snapshot");
+  expect(snap.status).toBe(200);
+  expect((snap.body as EmulatorSnapshot).version).toBe(1);
+  await mgmt(emu, "POST", "/v2/team", { team_name: "t", copy_cc: false });
+  expect((await raw(emu, "/__emulator/restore", { method: "POST", body: snap.text })).text).toBe(
+    '"OK"',
+  );
+  expect((await mgmt(emu, "GET", "/v2/teams")).body).toEqual([]);
+  expect(await names()).toEqual(["kept"]);
+  const bad = await raw(emu, "/__emulator/restore", { method: "POST", body: "{}" });
+  expect(bad.status).toBe(400);
+
+  emu.faults.add({ status: 500, times: "always" });
+  expect((await raw(emu, "/__emulator/reset", { method: "POST" })).text).toBe('"OK"');
+  expect(await names()).toEqual([]);
+  expect(emu.logs.size).toBe(200);
+  expect(emu.faults.size).toBe(0);
+});
