@@ -55,8 +55,6 @@ export interface LogsClient {
   readonly raw: Client<paths>;
 }
 
-type ListPath = (typeof operations)["listLogs" | "listEvents"]["path"];
-
 /**
  * Creates a client of the logs API.
  *
@@ -75,14 +73,18 @@ export function createLogsClient(options: LogsClientOptions): LogsClient {
   });
   const raw = createClient<paths>({ baseUrl: transport.baseUrl, fetch: transport.fetch });
 
-  const listAt = async (path: ListPath, params?: ListLogsParams, call?: RequestOptions) => {
+  const listAt = async (
+    id: "listLogs" | "listEvents",
+    params?: ListLogsParams,
+    call?: RequestOptions,
+  ) => {
+    const operation = operations[id];
     const query = toWireQuery(params);
-    const init = {
-      params: { query },
-      parseAs: "text",
-      fetch: transport.fetchFor(call, operations.listLogs),
-    } as const;
-    return readLogPage(await raw.GET(path, call?.signal ? { ...init, signal: call.signal } : init));
+    // The per-call fetch carries the call's signal, timeout and retries, and the operation's policy.
+    const fetch = transport.fetchFor(call, operation);
+    return readLogPage(
+      await raw.GET(operation.path, { params: { query }, parseAs: "text", fetch }),
+    );
   };
 
   const pages = (params?: IterateLogsParams, call?: PaginationOptions) => {
@@ -91,7 +93,7 @@ export function createLogsClient(options: LogsClientOptions): LogsClient {
     const { prefetch, signal, ...perCall } = call ?? {};
     return paginate(
       (next, pageSignal) =>
-        listAt("/v2/logs", next === undefined ? filters : { ...filters, cursor: next }, {
+        listAt("listLogs", next === undefined ? filters : { ...filters, cursor: next }, {
           ...perCall,
           signal: pageSignal,
         }),
@@ -105,8 +107,8 @@ export function createLogsClient(options: LogsClientOptions): LogsClient {
   };
 
   const client: LogsClient = {
-    list: (params, call) => listAt("/v2/logs", params, call),
-    listEvents: (params, call) => listAt("/v2/events", params, call),
+    list: (params, call) => listAt("listLogs", params, call),
+    listEvents: (params, call) => listAt("listEvents", params, call),
     pages,
     iterate: (params, call) => paginateItems(pages(params, call), (page) => page.events),
     raw,
