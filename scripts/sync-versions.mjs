@@ -27,6 +27,8 @@ for (const pkg of CLIENTS) {
   else await writeFile(file, want);
 }
 if (stale.length > 0) {
-  console.error(`sync-versions: stale: ${stale.join(", ")}; run \`node scripts/sync-versions.mjs\``);
+  console.error(
+    `sync-versions: stale: ${stale.join(", ")}; run \`node scripts/sync-versions.mjs\``,
+  );
   process.exitCode = 1;
 }
