@@ -78,6 +78,14 @@ async function freePort() {
   });
 }
 
+/**
+ * Preloaded into Verdaccio's process: it exits once its parent is gone (its parent process id changes),
+ * so even a test runner killed with SIGKILL leaves no registry running.
+ */
+const WATCHDOG =
+  "data:text/javascript,const parent = process.ppid; " +
+  "setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 500).unref();";
+
 const config = (storage) =>
   [
     `storage: ${JSON.stringify(storage)}`,
@@ -121,15 +129,27 @@ export async function startVerdaccio({ timeoutMs = 30_000 } = {}) {
   const url = `http://127.0.0.1:${port}/`;
   const child = spawn(
     bins.nodeBin,
-    [bins.verdaccioBin, "--config", configFile, "--listen", `127.0.0.1:${port}`],
+    [
+      "--import",
+      WATCHDOG,
+      bins.verdaccioBin,
+      "--config",
+      configFile,
+      "--listen",
+      `127.0.0.1:${port}`,
+    ],
     { cwd: storage, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "" } },
   );
+  // Also stop it when this process ends without calling stop() (an uncaught error, process.exit()).
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
   const exited = new Promise((resolve) => child.once("exit", resolve));
 
   const stop = async () => {
+    process.off("exit", killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);

@@ -1,0 +1,169 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+// @ts-expect-error plain ESM script without types
+import { breakingChanges } from "../lib/spec-diff.mjs";
+
+const repo = new URL("../..", import.meta.url).pathname;
+type Doc = Record<string, any>;
+const load = (name: string): Doc =>
+  parse(readFileSync(join(repo, `specs/${name}.openapi.yaml`), "utf8"));
+
+/** A fixture pair: the real spec, and a copy changed by `edit`. */
+function pair(name: string, edit: (doc: Doc) => void): [Doc, Doc] {
+  const before = load(name);
+  const after = structuredClone(before);
+  edit(after);
+  return [before, after];
+}
+
+const diff = (name: string, edit: (doc: Doc) => void): string[] =>
+  breakingChanges(...pair(name, edit));
+
+describe("breaking changes between spec versions", () => {
+  it("finds none between a spec and itself, or for additions callers can ignore", () => {
+    expect(diff("management", () => {})).toEqual([]);
+    expect(
+      diff("logs", (doc) => {
+        doc.components.parameters.callerIp = {
+          name: "callerIp",
+          in: "query",
+          required: false,
+          schema: { type: "string" },
+        };
+        doc.paths["/v2/logs"].get.parameters.push({ $ref: "#/components/parameters/callerIp" });
+        doc.components.schemas.LogEntry.properties.newField = { type: "string" };
+        doc.components.parameters.order.schema.enum.push("randomOrder");
+      }),
+    ).toEqual([]);
+  });
+
+  it.each<[string, string, (doc: Doc) => void, string[]]>([
+    [
+      "a removed operation",
+      "management",
+      (doc) => delete doc.paths["/v2/redis/stats/{id}"],
+      ["GET /v2/redis/stats/{id}: operation removed"],
+    ],
+    [
+      "a removed query parameter",
+      "management",
+      (doc) => (doc.paths["/v2/redis/database/{id}"].get.parameters = []),
+      ['GET /v2/redis/database/{id}: query parameter "credentials": removed'],
+    ],
+    [
+      "a new required parameter",
+      "logs",
+      (doc) =>
+        doc.paths["/v2/logs"].get.parameters.push({
+          name: "region",
+          in: "query",
+          required: true,
+          schema: { type: "string" },
+        }),
+      // The two paths share one parameter list (a YAML anchor), so both change.
+      [
+        'GET /v2/logs: new required query parameter "region"',
+        'GET /v2/events: new required query parameter "region"',
+      ],
+    ],
+    [
+      "a narrowed enum",
+      "management",
+      (doc) => (doc.components.schemas.MemberRole.enum = ["admin", "dev"]),
+      ['POST /v2/teams/member: request body.member_role: enum narrowed (removed "finance")'],
+    ],
+    [
+      "a tighter bound",
+      "logs",
+      (doc) => (doc.components.parameters.count.schema.maximum = 100),
+      [
+        'GET /v2/logs: query parameter "count": maximum tightened to 100',
+        'GET /v2/events: query parameter "count": maximum tightened to 100',
+      ],
+    ],
+    [
+      "a changed type",
+      "management",
+      (doc) =>
+        (doc.components.schemas.CreateVectorIndexRequest.properties.dimension_count = {
+          type: "string",
+        }),
+      ["POST /v2/vector/index: request body.dimension_count: type changed from integer to string"],
+    ],
+    [
+      "a body field that became required",
+      "management",
+      (doc) => doc.components.schemas.CreateDatabaseRequest.required.push("primary_region"),
+      ["POST /v2/redis/database: request body.primary_region: now required"],
+    ],
+    [
+      "a removed response field",
+      "management",
+      (doc) => delete doc.components.schemas.Team.properties.copy_cc,
+      ["POST /v2/team: response.copy_cc: removed", "GET /v2/teams: response[].copy_cc: removed"],
+    ],
+  ])("reports %s", (_, spec, edit, expected) => {
+    expect(diff(spec, edit).sort()).toEqual([...expected].sort());
+  });
+});
+
+describe("pnpm check:breaking", () => {
+  let work: string;
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [join(work, "scripts/check-breaking.mjs"), ...args], {
+      cwd: work,
+      encoding: "utf8",
+    });
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: work, stdio: "ignore" });
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), "check-breaking-"));
+    for (const dir of ["specs", "scripts", ".changeset"])
+      cpSync(join(repo, dir), join(work, dir), { recursive: true });
+    for (const file of readdirSync(join(work, ".changeset")))
+      if (file.endsWith(".md") && file !== "README.md") rmSync(join(work, ".changeset", file));
+    symlinkSync(join(repo, "node_modules"), join(work, "node_modules"));
+    git("init", "-q");
+    git("add", "specs");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "v1");
+    git("tag", "@api-clients/logs-client@1.0.0");
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("passes with no change, fails on a breaking one without a major changeset, passes with one", () => {
+    expect(run().status).toBe(0);
+
+    const spec = join(work, "specs/logs.openapi.yaml");
+    const doc = parse(readFileSync(spec, "utf8"));
+    doc.components.parameters.order.schema.enum = ["latestFirst"];
+    writeFileSync(spec, stringify(doc));
+
+    const failing = run();
+    expect(failing.status).toBe(1);
+    expect(failing.stdout).toContain("since @api-clients/logs-client@1.0.0");
+    expect(failing.stdout).toContain(
+      'query parameter "order": enum narrowed (removed "earliestFirst")',
+    );
+    expect(failing.stderr).toContain("@api-clients/logs-client needs a major changeset");
+
+    writeFileSync(
+      join(work, ".changeset/drop-order.md"),
+      '---\n"@api-clients/logs-client": major\n---\n\nOnly latestFirst.\n',
+    );
+    const passing = run();
+    expect(passing.stdout).toContain("major changeset for @api-clients/logs-client present");
+    expect(passing.status).toBe(0);
+  });
+});
