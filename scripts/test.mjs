@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm test`: runs every test suite and ends with one line `N passed, N failed`, summed from vitest's
 // JSON reports: the packages' suites through turbo, the repository-level suite (specs, codegen,
-// scripts), and, for each Node major in TEST_NODE_VERSIONS (e.g. "22 24", set by .ci/run), the
+// scripts), and, for each Node major in TEST_NODE_VERSIONS (default "22 24"; set it empty to skip), the
 // runtime, client and emulator suites again on that Node (binaries from the `node` npm package,
 // installed on demand into .tools/).
 import { spawnSync } from "node:child_process";
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator"];
-const extraNodes = (process.env.TEST_NODE_VERSIONS ?? "").split(/[\s,]+/).filter(Boolean);
+const extraNodes = (process.env.TEST_NODE_VERSIONS ?? "22 24").split(/[\s,]+/).filter(Boolean);
 
 /** Every folder whose vitest runs write reports into `.vitest-results/`. */
 function suiteDirs() {
