@@ -35,12 +35,22 @@ function nodeBinary(major) {
   const dir = join(root, ".tools", `node-${major}`);
   const bin = join(dir, "node_modules", "node", "bin", "node");
   if (!existsSync(bin)) {
-    run("npm", ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `node@${major}`]);
+    run("npm", [
+      "install",
+      "--prefix",
+      dir,
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `node@${major}`,
+    ]);
   }
   return bin;
 }
 
-for (const dir of suiteDirs()) rmSync(join(dir, ".vitest-results"), { recursive: true, force: true });
+for (const dir of suiteDirs())
+  rmSync(join(dir, ".vitest-results"), { recursive: true, force: true });
 
 let ok = run("pnpm", ["exec", "turbo", "run", "test", "--continue", ...process.argv.slice(2)]);
 ok = run("pnpm", ["exec", "vitest", "run", "--config", "vitest.config.ts"]) && ok;
@@ -58,7 +68,9 @@ let passed = 0;
 let failed = 0;
 for (const dir of suiteDirs()) {
   const resultsDir = join(dir, ".vitest-results");
-  const reports = existsSync(resultsDir) ? readdirSync(resultsDir).filter((f) => f.endsWith(".json")) : [];
+  const reports = existsSync(resultsDir)
+    ? readdirSync(resultsDir).filter((f) => f.endsWith(".json"))
+    : [];
   if (reports.length === 0) {
     console.error(`test: no results from ${dir} (the suite did not run to the end)`);
     failed += 1;

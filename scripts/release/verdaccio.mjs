@@ -5,7 +5,7 @@
 // the `node` package), and reused while its manifest is unchanged.
 //
 //   node scripts/release/verdaccio.mjs   start one, print its URL and an .npmrc, stop on Ctrl-C
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -33,7 +33,7 @@ const nodeBin = join(TOOL_DIR, "node_modules", "node", "bin", "node");
 const verdaccioBin = join(TOOL_DIR, "node_modules", "verdaccio", "bin", "verdaccio");
 
 /** Installs Verdaccio and Node 22 into {@link TOOL_DIR} unless the same manifest is already installed. */
-export function ensureVerdaccio() {
+export async function ensureVerdaccio() {
   const manifestFile = join(TOOL_DIR, "package.json");
   const want = `${JSON.stringify(MANIFEST, null, 2)}\n`;
   const installed =
@@ -44,23 +44,15 @@ export function ensureVerdaccio() {
   if (installed) return { nodeBin, verdaccioBin };
   mkdirSync(TOOL_DIR, { recursive: true });
   writeFileSync(manifestFile, want);
-  const result = spawnSync(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--no-package-lock",
-      "--loglevel=error",
-      "--engine-strict=false",
-    ],
-    { cwd: TOOL_DIR, encoding: "utf8" },
-  );
-  if (result.status !== 0 || !existsSync(nodeBin) || !existsSync(verdaccioBin)) {
+  const args = ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
+  const child = spawn("npm", args, { cwd: TOOL_DIR, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const code = await new Promise((resolve) => child.once("close", resolve));
+  if (code !== 0 || !existsSync(nodeBin) || !existsSync(verdaccioBin)) {
     rmSync(manifestFile, { force: true }); // the next run tries again
-    throw new Error(
-      `installing Verdaccio into ${TOOL_DIR} failed:\n${result.stdout}${result.stderr}`,
-    );
+    throw new Error(`installing Verdaccio into ${TOOL_DIR} failed:\n${output}`);
   }
   return { nodeBin, verdaccioBin };
 }
@@ -121,7 +113,7 @@ const config = (storage) =>
  * @returns {Promise<Registry>}
  */
 export async function startVerdaccio({ timeoutMs = 30_000 } = {}) {
-  const bins = ensureVerdaccio();
+  const bins = await ensureVerdaccio();
   const storage = mkdtempSync(join(tmpdir(), "verdaccio-"));
   const configFile = join(storage, "config.yaml");
   writeFileSync(configFile, config(join(storage, "storage")));

@@ -12,7 +12,7 @@ async function main() {
     });
     console.log(`cjs: listed ${page.events.length} log entries`);
     const management = createManagementClient({ email, apiKey, baseUrl: emulator.url });
-    const db = await management.databases.create({ name: "from-require" });
+    const db = await management.databases.create({ name: "from-require", primary_region: "us-east-1" });
     console.log(`cjs: created database ${db.database_name}`);
     const error = await management.databases.get("no-such-id").catch((e) => e);
     console.log(

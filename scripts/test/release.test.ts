@@ -1,0 +1,286 @@
+// The whole release loop against a real npm registry on 127.0.0.1: in a copy of the working tree, add a
+// changeset, `pnpm version-packages`, `pnpm release` (build, package checks, `changeset publish`) to a
+// throw-away Verdaccio; then a fresh npm project outside the workspace installs the four packages from
+// it and uses them from ESM, CommonJS and TypeScript (node16 and bundler resolution), against the
+// installed emulator. The real repository's versions and changesets are never touched.
+//
+//   pnpm exec vitest run scripts/test/release.test.ts   (RELEASE_TEST_KEEP=1 keeps the temporary folder)
+import { spawn } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startVerdaccio } from "../release/verdaccio.mjs";
+import { copyWorkspace, REPO_ROOT } from "../release/workspace-copy.mjs";
+
+const PACKAGES = ["core", "logs-client", "management-client", "emulator"] as const;
+const STEP_TIMEOUT_MS = 8 * 60_000;
+const MARKER = "Release rehearsal of scripts/test/release.test.ts.";
+
+type Registry = Awaited<ReturnType<typeof startVerdaccio>>;
+type Manifest = { name: string; version: string; dependencies?: Record<string, string> };
+
+/**
+ * The caller's environment without what pnpm, turbo and vitest set for themselves (a `pnpm test` run
+ * must not leak its registry, its `node_modules/.bin` or `NODE_ENV=test` into the copy).
+ */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(npm_|pnpm_|turbo_|vitest)/i.test(key)) continue;
+    if (["NODE_ENV", "TEST", "INIT_CWD", "NODE_OPTIONS", "FORCE_COLOR"].includes(key)) continue;
+    env[key] = value;
+  }
+  env.PATH = (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => !dir.startsWith(REPO_ROOT.replace(/\/$/, "")))
+    .join(delimiter);
+  return {
+    ...env,
+    CI: "true",
+    NO_COLOR: "1",
+    TURBO_TELEMETRY_DISABLED: "1",
+    DO_NOT_TRACK: "1",
+    COREPACK_ENABLE_DOWNLOAD_PROMPT: "0",
+    ...extra,
+  };
+}
+
+const timings: [string, number][] = [];
+
+/** Runs a command to the end; rejects with its output when it exits non-zero. */
+async function run(
+  command: string,
+  args: string[],
+  { cwd, env = cleanEnv(), stdoutOnly = false }: { cwd: string; env?: NodeJS.ProcessEnv; stdoutOnly?: boolean },
+): Promise<string> {
+  const started = Date.now();
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let stdout = "";
+  child.stdout.on("data", (chunk) => {
+    output += chunk;
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", resolve);
+  });
+  timings.push([`${command} ${args.join(" ")}`, Date.now() - started]);
+  if (process.env.RELEASE_TEST_KEEP) writeFileSync(join(cwd, `.output-${timings.length}.log`), output);
+  if (code !== 0) {
+    throw new Error(
+      `\`${command} ${args.join(" ")}\` in ${cwd} exited with ${code}:\n${output.slice(-8000)}`,
+    );
+  }
+  return stdoutOnly ? stdout : output;
+}
+
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
+
+describe("release loop: changeset, version, publish to a local registry, fresh npm consumer", () => {
+  let work = "";
+  let registry: Registry | undefined;
+  const repo = () => join(work, "repo");
+  const consumer = () => join(work, "consumer");
+  const manifest = (pkg: string) =>
+    readJson<Manifest>(join(repo(), "packages", pkg, "package.json"));
+  /** Version of every package after the changeset: the next major (it outranks pending changesets). */
+  const expected: Record<string, string> = {};
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "release-loop-"));
+    // Install or start the registry while the working tree is copied and installed.
+    const [started, copied] = await Promise.allSettled([
+      startVerdaccio(),
+      (async () => {
+        copyWorkspace(repo());
+        await run("pnpm", ["install", "--prefer-offline", "--no-frozen-lockfile"], { cwd: repo() });
+      })(),
+    ]);
+    if (started.status === "fulfilled") registry = started.value;
+    if (started.status === "rejected") throw started.reason;
+    if (copied.status === "rejected") throw copied.reason;
+  }, STEP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await registry?.stop();
+    // RELEASE_TEST_KEEP=1 keeps the copy and the consumer project for a look (the registry still stops).
+    if (process.env.RELEASE_TEST_KEEP) console.log(`release test: kept ${work}`);
+    else if (work) rmSync(work, { recursive: true, force: true });
+    const total = timings.reduce((sum, [, ms]) => sum + ms, 0);
+    console.log(
+      [...timings, ["total of the commands", total] as const]
+        .map(([step, ms]) => `${(ms / 1000).toFixed(1).padStart(6)} s  ${step}`)
+        .join("\n"),
+    );
+  }, 60_000);
+
+  it(
+    "pnpm version-packages applies the changeset: next major, changelog, User-Agent, changeset consumed",
+    async () => {
+      for (const pkg of PACKAGES) {
+        const major = Number(manifest(pkg).version.split(".")[0]);
+        expected[pkg] = `${major + 1}.0.0`;
+      }
+      const changeset = join(repo(), ".changeset", "release-rehearsal.md");
+      writeFileSync(
+        changeset,
+        `---\n${PACKAGES.map((pkg) => `"@api-clients/${pkg}": major`).join("\n")}\n---\n\n${MARKER}\n`,
+      );
+
+      await run("pnpm", ["version-packages"], {
+        cwd: repo(),
+        env: cleanEnv({ npm_config_prefer_offline: "true" }),
+      });
+
+      expect(existsSync(changeset)).toBe(false);
+      for (const pkg of PACKAGES) {
+        expect(manifest(pkg).version, pkg).toBe(expected[pkg]);
+        const changelog = readFileSync(join(repo(), "packages", pkg, "CHANGELOG.md"), "utf8");
+        expect(changelog).toContain(`## ${expected[pkg]}`);
+        expect(changelog).toContain(MARKER);
+      }
+      for (const pkg of ["logs-client", "management-client"]) {
+        const source = readFileSync(join(repo(), "packages", pkg, "src", "version.ts"), "utf8");
+        expect(source).toContain(`"@api-clients/${pkg}/${expected[pkg]}"`);
+      }
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
+    "pnpm release builds, checks and publishes every public package, with workspace ranges rewritten",
+    async () => {
+      const url = registry!.url;
+      const userconfig = join(work, "publish.npmrc");
+      writeFileSync(userconfig, registry!.npmrc);
+      await run("pnpm", ["release"], {
+        cwd: repo(),
+        env: cleanEnv({ npm_config_registry: url, npm_config_userconfig: userconfig }),
+      });
+
+      for (const pkg of PACKAGES) {
+        const res = await fetch(`${url}${encodeURIComponent(`@api-clients/${pkg}`)}`);
+        expect(res.status, pkg).toBe(200);
+        const packument = (await res.json()) as {
+          "dist-tags": Record<string, string>;
+          versions: Record<string, Manifest>;
+        };
+        expect(packument["dist-tags"].latest, pkg).toBe(expected[pkg]);
+        const published = packument.versions[expected[pkg]!]!;
+        for (const [dep, range] of Object.entries(published.dependencies ?? {})) {
+          expect(range, `${pkg} → ${dep}`).not.toMatch(/^workspace:/);
+          if (dep.startsWith("@api-clients/")) {
+            expect(range).toBe(`^${expected[dep.slice("@api-clients/".length)]}`);
+          }
+        }
+      }
+      const tags = await run("git", ["tag", "--list"], { cwd: repo() });
+      for (const pkg of PACKAGES) expect(tags).toContain(`@api-clients/${pkg}@${expected[pkg]}`);
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
+    "a fresh npm project outside the workspace installs them, with one copy of the runtime",
+    async () => {
+      const fixture = join(REPO_ROOT, "scripts", "release", "consumer");
+      mkdirSync(consumer());
+      cpSync(fixture, consumer(), { recursive: true });
+      const typescript = readJson<Manifest>(
+        join(REPO_ROOT, "node_modules", "typescript", "package.json"),
+      );
+      writeFileSync(
+        join(consumer(), "package.json"),
+        `${JSON.stringify(
+          {
+            name: "release-consumer",
+            private: true,
+            type: "module",
+            devDependencies: { typescript: typescript.version, "@types/node": "^20.19.0" },
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      // Verdaccio has no uplinks: only our scope comes from it, everything else from the usual registry.
+      writeFileSync(join(consumer(), ".npmrc"), `@api-clients:registry=${registry!.url}\n`);
+      const specs = PACKAGES.map((pkg) => `@api-clients/${pkg}@${expected[pkg]}`);
+      await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
+        cwd: consumer(),
+      });
+
+      for (const pkg of PACKAGES) {
+        const installed = readJson<Manifest>(
+          join(consumer(), "node_modules", "@api-clients", pkg, "package.json"),
+        );
+        expect(installed.version, pkg).toBe(expected[pkg]);
+      }
+      const tree = JSON.parse(
+        await run("npm", ["ls", "@api-clients/core", "--all", "--json"], {
+          cwd: consumer(),
+          stdoutOnly: true,
+        }),
+      ) as unknown;
+      const copies = new Set<string>();
+      const walk = (
+        node: { version?: string; dependencies?: Record<string, unknown> },
+        name = "",
+      ) => {
+        if (name === "@api-clients/core" && node.version) copies.add(node.version);
+        for (const [dep, child] of Object.entries(node.dependencies ?? {}))
+          walk(child as never, dep);
+      };
+      walk(tree as never);
+      expect([...copies]).toEqual([expected.core]);
+      for (const pkg of ["logs-client", "management-client"]) {
+        expect(
+          existsSync(join(consumer(), "node_modules", "@api-clients", pkg, "node_modules")),
+        ).toBe(false);
+        const version = readFileSync(
+          join(consumer(), "node_modules", "@api-clients", pkg, "dist", "version.js"),
+          "utf8",
+        );
+        expect(version).toContain(`@api-clients/${pkg}/${expected[pkg]}`);
+      }
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it("ESM: import, list logs and create a database against the installed emulator", async () => {
+    const output = await run(process.execPath, ["main.mjs"], { cwd: consumer() });
+    expect(output).toContain("esm: listed 10 log entries, next cursor present");
+    expect(output).toContain("esm: iterated 25 log entries");
+    expect(output).toContain("esm: created database release-check (1 in the account)");
+    // The error thrown by the logs client is an instance of the classes the management client exports.
+    expect(output).toContain(
+      "esm: logs error instanceof management AuthenticationError true, ApiClientError true, same class true",
+    );
+  });
+
+  it("CommonJS: require() loads the ES modules (Node >= 20.19)", async () => {
+    const output = await run(process.execPath, ["main.cjs"], { cwd: consumer() });
+    expect(output).toContain("cjs: listed 3 log entries");
+    expect(output).toContain("cjs: created database from-require");
+    expect(output).toContain("cjs: missing database is an ApiError true with status 404");
+  });
+
+  it.each(["node16", "bundler"])(
+    "tsc --noEmit type-checks a consumer of both clients and the emulator (%s resolution)",
+    async (resolution) => {
+      const tsc = join(consumer(), "node_modules", "typescript", "bin", "tsc");
+      await run(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`], { cwd: consumer() });
+    },
+    120_000,
+  );
+});
