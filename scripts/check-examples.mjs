@@ -63,7 +63,10 @@ writeFileSync(
         moduleResolution: "Bundler",
         noUnusedLocals: false,
         baseUrl: "..",
-        paths: { "@api-clients/*": ["packages/*/src/index.ts"] },
+        paths: {
+          "@api-clients/*": ["packages/*/src/index.ts"],
+          "openapi-fetch": ["packages/core/node_modules/openapi-fetch"],
+        },
       },
       include: ["*.ts"],
     },
