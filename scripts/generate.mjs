@@ -37,6 +37,7 @@ async function schemaTypes(spec) {
     alphabetize: false,
     additionalProperties: false,
     defaultNonNullable: false,
+    enumValues: true,
   });
   return astToString(ast);
 }

@@ -13,20 +13,6 @@ export type {
   LogsErrorBody,
 } from "./types.js";
 export type { paths, components, operations } from "./generated/schema.js";
-export {
-  ApiClientError,
-  ApiError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  ConnectionError,
-  InternalServerError,
-  InvalidResponseError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  TimeoutError,
-  UnprocessableEntityError,
-  ValidationError,
-} from "@api-clients/core";
+/** The error classes of the shared runtime (one copy, so `instanceof` holds across clients). */
+export * from "@api-clients/core/errors";
 export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";

@@ -4,7 +4,7 @@ import {
   requireInteger,
   requireOneOf,
 } from "@api-clients/core";
-import type { operations } from "./generated/schema.js";
+import { componentsParametersOrderValues, type operations } from "./generated/schema.js";
 import type { Instant, ListLogsParams } from "./types.js";
 
 type WireQuery = NonNullable<operations["listLogs"]["parameters"]["query"]>;
@@ -31,7 +31,6 @@ const STRING_PARAMS = [
   "scheduleId",
   "queueName",
 ] as const;
-const ORDERS = ["earliestFirst", "latestFirst"] as const satisfies readonly WireQuery["order"][];
 
 function toMillis(value: Instant, field: string): number {
   const ms = value instanceof Date ? value.getTime() : value;
@@ -64,6 +63,7 @@ export function toWireQuery(params: ListLogsParams | undefined): WireQuery {
   }
   if (params.count !== undefined)
     query.count = requireInteger(params.count, "count", { min: 1, max: 1000 });
-  if (params.order !== undefined) query.order = requireOneOf(params.order, "order", ORDERS);
+  if (params.order !== undefined)
+    query.order = requireOneOf(params.order, "order", componentsParametersOrderValues);
   return query;
 }

@@ -26,20 +26,6 @@ export type { components, paths, operations } from "./generated/schema.js";
 export { operations as operationTable } from "./generated/operations.js";
 export type { OperationId } from "./generated/operations.js";
 
-export {
-  ApiClientError,
-  ApiError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  ConnectionError,
-  InternalServerError,
-  InvalidResponseError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  TimeoutError,
-  UnprocessableEntityError,
-  ValidationError,
-} from "@api-clients/core";
+/** The error classes of the shared runtime (one copy, so `instanceof` holds across clients). */
+export * from "@api-clients/core/errors";
 export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";

@@ -1911,3 +1911,81 @@ export interface operations {
     };
   };
 }
+type FlattenedDeepRequired<T> = {
+  [K in keyof T]-?: FlattenedDeepRequired<
+    T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]
+  >;
+};
+type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
+  ? Readonly<Exclude<T, undefined>>
+  : Readonly<Exclude<T, undefined>[]>;
+export const pathsV2RedisDatabaseIdGetParametersQueryCredentialsValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>["/v2/redis/database/{id}"]["get"]["parameters"]["query"]["credentials"]
+> = ["hide"];
+export const acknowledgementValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["Acknowledgement"]
+> = ["OK"];
+export const primaryRegionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["PrimaryRegion"]
+> = [
+  "us-east-1",
+  "us-west-1",
+  "us-west-2",
+  "eu-west-1",
+  "eu-central-1",
+  "ap-southeast-1",
+  "ap-southeast-2",
+  "sa-east-1",
+];
+export const readRegionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["ReadRegion"]
+> = [
+  "us-east-1",
+  "us-west-1",
+  "us-west-2",
+  "eu-west-1",
+  "eu-central-1",
+  "ap-southeast-1",
+  "ap-southeast-2",
+  "ap-northeast-1",
+  "sa-east-1",
+];
+export const updatableReadRegionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["UpdatableReadRegion"]
+> = [
+  "us-east-1",
+  "us-west-1",
+  "us-west-2",
+  "eu-west-1",
+  "eu-central-1",
+  "ap-southeast-1",
+  "ap-southeast-2",
+  "sa-east-1",
+];
+export const memberRoleValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["MemberRole"]
+> = ["admin", "dev", "finance"];
+export const vectorRegionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["VectorRegion"]
+> = ["eu-west-1", "us-east-1"];
+export const similarityFunctionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["SimilarityFunction"]
+> = ["COSINE", "EUCLIDEAN", "EUCLIDIAN", "DOT_PRODUCT"];
+export const embeddingModelValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["EmbeddingModel"]
+> = [
+  "BGE_SMALL_EN_V1_5",
+  "BGE_BASE_EN_V1_5",
+  "BGE_LARGE_EN_V1_5",
+  "BGE_M3",
+  "BERT_BASE_UNCASED",
+  "UAE_Large_V1",
+  "ALL_MINILM_L6_V2",
+  "MXBAI_EMBED_LARGE_V1",
+];
+export const vectorPlanValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["VectorPlan"]
+> = ["payg", "fixed"];
+export const targetPlanValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["TargetPlan"]
+> = ["free", "payg", "fixed"];

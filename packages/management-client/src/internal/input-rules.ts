@@ -19,7 +19,10 @@ import {
   VECTOR_PLANS,
   VECTOR_REGIONS,
 } from "../enums.js";
-import type { components } from "../generated/schema.js";
+import {
+  pathsV2RedisDatabaseIdGetParametersQueryCredentialsValues,
+  type components,
+} from "../generated/schema.js";
 import type { GetDatabaseQuery } from "../types.js";
 
 type Schemas = components["schemas"];
@@ -140,5 +143,5 @@ export const checkBody = {
 
 /** Rules for the query of `databases.get`. */
 export const checkGetDatabaseQuery = object<GetDatabaseQuery>({
-  credentials: optional(oneOf(["hide"])),
+  credentials: optional(oneOf(pathsV2RedisDatabaseIdGetParametersQueryCredentialsValues)),
 });
