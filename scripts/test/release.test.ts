@@ -5,13 +5,14 @@
 // installed emulator. The real repository's versions and changesets are never touched.
 //
 //   pnpm exec vitest run scripts/test/release.test.ts   (RELEASE_TEST_KEEP=1 keeps the temporary folder)
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import {
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -36,7 +37,12 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (/^(npm_|pnpm_|turbo_|vitest)/i.test(key)) continue;
-    if (["NODE_ENV", "TEST", "INIT_CWD", "NODE_OPTIONS", "FORCE_COLOR"].includes(key)) continue;
+    // NODE_PATH: pnpm points it at the workspace's packages, where require() would find them too.
+    if (
+      ["NODE_ENV", "NODE_PATH", "NODE_OPTIONS", "TEST", "INIT_CWD", "FORCE_COLOR"].includes(key)
+    ) {
+      continue;
+    }
     env[key] = value;
   }
   env.PATH = (process.env.PATH ?? "")
@@ -55,15 +61,29 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 const timings: [string, number][] = [];
+const running = new Set<ChildProcess>();
 
 /** Runs a command to the end; rejects with its output when it exits non-zero. */
 async function run(
   command: string,
   args: string[],
-  { cwd, env = cleanEnv(), stdoutOnly = false }: { cwd: string; env?: NodeJS.ProcessEnv; stdoutOnly?: boolean },
+  {
+    cwd,
+    env = cleanEnv(),
+    stdoutOnly = false,
+  }: { cwd: string; env?: NodeJS.ProcessEnv; stdoutOnly?: boolean },
 ): Promise<string> {
   const started = Date.now();
-  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group, so a command still running when the tests end (a timeout) can be killed
+  // with everything it started.
+  const child = spawn(command, args, {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   let stdout = "";
   child.stdout.on("data", (chunk) => {
@@ -76,7 +96,8 @@ async function run(
     child.once("close", resolve);
   });
   timings.push([`${command} ${args.join(" ")}`, Date.now() - started]);
-  if (process.env.RELEASE_TEST_KEEP) writeFileSync(join(cwd, `.output-${timings.length}.log`), output);
+  if (process.env.RELEASE_TEST_KEEP)
+    writeFileSync(join(cwd, "..", `output-${timings.length}.log`), output);
   if (code !== 0) {
     throw new Error(
       `\`${command} ${args.join(" ")}\` in ${cwd} exited with ${code}:\n${output.slice(-8000)}`,
@@ -98,10 +119,15 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
   const expected: Record<string, string> = {};
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), "release-loop-"));
+    work = realpathSync(mkdtempSync(join(tmpdir(), "release-loop-")));
     // Install or start the registry while the working tree is copied and installed.
     const [started, copied] = await Promise.allSettled([
-      startVerdaccio(),
+      (async () => {
+        const began = Date.now();
+        const value = await startVerdaccio();
+        timings.push(["start Verdaccio (installed into .tools/ on first use)", Date.now() - began]);
+        return value;
+      })(),
       (async () => {
         copyWorkspace(repo());
         await run("pnpm", ["install", "--prefer-offline", "--no-frozen-lockfile"], { cwd: repo() });
@@ -113,6 +139,14 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
   }, STEP_TIMEOUT_MS);
 
   afterAll(async () => {
+    for (const child of running) {
+      if (child.pid === undefined) continue;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
     await registry?.stop();
     // RELEASE_TEST_KEEP=1 keeps the copy and the consumer project for a look (the registry still stops).
     if (process.env.RELEASE_TEST_KEEP) console.log(`release test: kept ${work}`);
@@ -215,10 +249,15 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
       );
       // Verdaccio has no uplinks: only our scope comes from it, everything else from the usual registry.
       writeFileSync(join(consumer(), ".npmrc"), `@api-clients:registry=${registry!.url}\n`);
+      // --prefer-online: metadata cached from an earlier run's registry on the same port is never used.
       const specs = PACKAGES.map((pkg) => `@api-clients/${pkg}@${expected[pkg]}`);
-      await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
-        cwd: consumer(),
-      });
+      await run(
+        "npm",
+        ["install", "--prefer-online", "--no-audit", "--no-fund", "--loglevel=error", ...specs],
+        {
+          cwd: consumer(),
+        },
+      );
 
       for (const pkg of PACKAGES) {
         const installed = readJson<Manifest>(
@@ -259,6 +298,9 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
 
   it("ESM: import, list logs and create a database against the installed emulator", async () => {
     const output = await run(process.execPath, ["main.mjs"], { cwd: consumer() });
+    for (const pkg of PACKAGES) {
+      expect(output).toContain(`esm: @api-clients/${pkg} from ${consumer()}/node_modules/`);
+    }
     expect(output).toContain("esm: listed 10 log entries, next cursor present");
     expect(output).toContain("esm: iterated 25 log entries");
     expect(output).toContain("esm: created database release-check (1 in the account)");
@@ -270,6 +312,9 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
 
   it("CommonJS: require() loads the ES modules (Node >= 20.19)", async () => {
     const output = await run(process.execPath, ["main.cjs"], { cwd: consumer() });
+    for (const pkg of PACKAGES) {
+      expect(output).toContain(`cjs: @api-clients/${pkg} from ${consumer()}/node_modules/`);
+    }
     expect(output).toContain("cjs: listed 3 log entries");
     expect(output).toContain("cjs: created database from-require");
     expect(output).toContain("cjs: missing database is an ApiError true with status 404");

@@ -4,6 +4,9 @@ const { createLogsClient } = require("@api-clients/logs-client");
 const { createManagementClient, ApiError } = require("@api-clients/management-client");
 
 async function main() {
+  for (const pkg of ["core", "logs-client", "management-client", "emulator"]) {
+    console.log(`cjs: @api-clients/${pkg} from ${require.resolve(`@api-clients/${pkg}`)}`);
+  }
   const emulator = await startEmulator({ seedLogs: 5 });
   try {
     const { logsToken, email, apiKey } = emulator.credentials;
@@ -12,7 +15,10 @@ async function main() {
     });
     console.log(`cjs: listed ${page.events.length} log entries`);
     const management = createManagementClient({ email, apiKey, baseUrl: emulator.url });
-    const db = await management.databases.create({ name: "from-require", primary_region: "us-east-1" });
+    const db = await management.databases.create({
+      name: "from-require",
+      primary_region: "us-east-1",
+    });
     console.log(`cjs: created database ${db.database_name}`);
     const error = await management.databases.get("no-such-id").catch((e) => e);
     console.log(

@@ -1,5 +1,6 @@
 // A fresh consumer's ES module script: starts the installed emulator, lists logs with the logs client
 // and creates a database with the management client, printing what it got.
+import { fileURLToPath } from "node:url";
 import { startEmulator } from "@api-clients/emulator";
 import {
   AuthenticationError as LogsAuthenticationError,
@@ -10,6 +11,12 @@ import {
   AuthenticationError,
   createManagementClient,
 } from "@api-clients/management-client";
+
+for (const pkg of ["core", "logs-client", "management-client", "emulator"]) {
+  console.log(
+    `esm: @api-clients/${pkg} from ${fileURLToPath(import.meta.resolve(`@api-clients/${pkg}`))}`,
+  );
+}
 
 const emulator = await startEmulator({ seedLogs: 25 });
 try {
