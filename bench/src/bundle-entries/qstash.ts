@@ -1,0 +1,2 @@
+// Bundle-size entry: the peer SDK's client.
+export { Client } from "@upstash/qstash";

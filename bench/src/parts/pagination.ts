@@ -1,0 +1,155 @@
+// Part 2: paging through the emulator's log with `logs.iterate()` vs a raw fetch + cursor loop:
+// throughput with and without consumer work, and memory growth measured in a child process.
+import type { BenchConfig } from "../config.js";
+import { atLeast, ratioOf, type Row } from "../report.js";
+import { runToEnd, srcFile, tsNodeArgs } from "../support/child.js";
+import type { EmulatorChild } from "../support/emulator-child.js";
+import { LOOPS, type Loop, type LoopTarget } from "../support/loops.js";
+import { interleave, median, spread, withTimeout } from "../support/stats.js";
+
+const PAGE_SIZE = 1_000;
+
+/** Result of one memory probe. */
+export interface MemoryProbe {
+  entries: number;
+  ms: number;
+  heapGrowthMiB: number;
+  rssGrowthMiB: number;
+}
+
+/** Runs `loop` once and returns entries per second; fails if it did not read every entry. */
+export async function entriesPerSecond(loop: Loop, target: LoopTarget): Promise<number> {
+  const started = performance.now();
+  const entries = await loop(target);
+  const seconds = (performance.now() - started) / 1_000;
+  if (entries !== target.entries) {
+    throw new Error(`paging read ${entries} entries, the emulator holds ${target.entries}`);
+  }
+  return entries / seconds;
+}
+
+/** Runs one loop in a fresh child process and returns its memory growth. */
+export async function probeMemory(
+  emu: EmulatorChild,
+  loop: keyof typeof LOOPS,
+  sampleMs: number,
+): Promise<MemoryProbe> {
+  const job = {
+    loop,
+    sampleMs,
+    url: emu.url,
+    token: emu.credentials.logsToken,
+    entries: emu.seedLogs,
+    pageSize: PAGE_SIZE,
+    consumerMs: 0,
+  };
+  const run = await runToEnd(
+    process.execPath,
+    [...tsNodeArgs(srcFile("parts/memory-probe.ts"), ["--expose-gc"]), JSON.stringify(job)],
+    { timeoutMs: 300_000 },
+  );
+  if (run.code !== 0) throw new Error(`memory probe (${loop}) exited ${run.code}: ${run.stderr}`);
+  const result = JSON.parse(run.stdout.trim().split("\n").pop() ?? "") as MemoryProbe;
+  if (result.entries !== emu.seedLogs) {
+    throw new Error(`memory probe (${loop}) read ${result.entries} of ${emu.seedLogs} entries`);
+  }
+  return result;
+}
+
+/** Per-loop entries/s of interleaved rounds, shared with part 3 (the peer runs in the same rotation). */
+export async function pagingRounds(
+  emu: EmulatorChild,
+  loops: Readonly<Record<string, Loop>>,
+  rounds: number,
+  consumerMs: number,
+  consumerKind: "cpu" | "io" = "cpu",
+): Promise<Record<string, number[]>> {
+  const target: LoopTarget = {
+    url: emu.url,
+    token: emu.credentials.logsToken,
+    entries: emu.seedLogs,
+    pageSize: PAGE_SIZE,
+    consumerMs,
+    consumerKind,
+  };
+  const variants = Object.fromEntries(
+    Object.entries(loops).map(([name, loop]) => [name, () => entriesPerSecond(loop, target)]),
+  );
+  return withTimeout(interleave(variants, rounds), 900_000, "pagination rounds");
+}
+
+/**
+ * Runs part 2. `noConsumer` are the rounds without consumer work (taken with the peer in the same
+ * rotation, see part 3); this adds the consumer-cost rounds and the memory probes.
+ */
+export async function runPagination(
+  config: BenchConfig,
+  emu: EmulatorChild,
+  noConsumer: Record<string, number[]>,
+): Promise<Row[]> {
+  const { consumerRounds, consumerMs } = config.pagination;
+  const pages = Math.ceil(emu.seedLogs / PAGE_SIZE);
+  const rows: Row[] = [];
+  const raw = median(noConsumer["raw"]!);
+  const ours = median(noConsumer["ours"]!);
+  const ratio = ratioOf(ours, raw);
+  rows.push({
+    part: 2,
+    name: "paging, no consumer work: logs.iterate() vs raw loop",
+    ours,
+    peer: raw,
+    unit: "entries/s",
+    ratio,
+    target: "≥ 0.95×",
+    verdict: atLeast(ratio, 0.95),
+    note:
+      `${emu.seedLogs.toLocaleString("en-US")} entries (${pages} pages of ${PAGE_SIZE}), ` +
+      `${noConsumer["ours"]!.length} interleaved rounds; ours ${spread(noConsumer["ours"]!)}, raw ${spread(noConsumer["raw"]!)}`,
+  });
+
+  for (const kind of ["cpu", "io"] as const) {
+    const withWork = await pagingRounds(
+      emu,
+      { raw: LOOPS.raw, ours: LOOPS.ours },
+      consumerRounds,
+      consumerMs,
+      kind,
+    );
+    const rawW = median(withWork["raw"]!);
+    const oursW = median(withWork["ours"]!);
+    const ratioW = ratioOf(oursW, rawW);
+    rows.push({
+      part: 2,
+      name: `paging, ${consumerMs} ms ${kind === "cpu" ? "CPU" : "I/O"} consumer work/page: logs.iterate() vs raw loop`,
+      ours: oursW,
+      peer: rawW,
+      unit: "entries/s",
+      ratio: ratioW,
+      target: "≥ 1.30×",
+      verdict: atLeast(ratioW, 1.3),
+      note:
+        `${kind === "cpu" ? "busy-wait" : "timer wait"} of ${consumerMs} ms after each page; ` +
+        `${consumerRounds} interleaved rounds; ours ${spread(withWork["ours"]!)}, raw ${spread(withWork["raw"]!)}`,
+    });
+  }
+
+  const memOurs = await probeMemory(emu, "ours", config.memory.sampleMs);
+  const memRaw = await probeMemory(emu, "raw", config.memory.sampleMs);
+  for (const [what, key] of [
+    ["heap", "heapGrowthMiB"],
+    ["RSS", "rssGrowthMiB"],
+  ] as const) {
+    rows.push({
+      part: 2,
+      name: `paging memory, peak ${what} growth: logs.iterate() vs raw loop`,
+      ours: memOurs[key],
+      peer: memRaw[key],
+      unit: "MiB",
+      ratio: ratioOf(memOurs[key], memRaw[key]),
+      target: "ours < 64 MiB",
+      verdict: memOurs[key] < 64 ? "pass" : "FAIL",
+      note: `whole run of ${emu.seedLogs.toLocaleString("en-US")} entries in a child process (emulator in another), memoryUsage() every ${config.memory.sampleMs} ms and at each page, over a baseline after gc()`,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,159 @@
+// Part 5: requests/s the emulator serves under a real load generator (autocannon), beside a static mock
+// of the same spec (`prism mock`, @stoplight/prism-cli 5.14) as the peer.
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import type { BenchConfig } from "../config.js";
+import { ratioOf, type Row } from "../report.js";
+import { spawnReady, stopChild } from "../support/child.js";
+import type { EmulatorChild } from "../support/emulator-child.js";
+import { median, withTimeout } from "../support/stats.js";
+import { spawn, type ChildProcess } from "node:child_process";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const PRISM_BIN = fileURLToPath(new URL("../../node_modules/.bin/prism", import.meta.url));
+
+/** One measured target: a path and its headers. */
+interface Target {
+  label: string;
+  spec: string;
+  path: string;
+  headers: (emu: EmulatorChild) => Record<string, string>;
+}
+
+const TARGETS: readonly Target[] = [
+  {
+    label: "GET /v2/logs?count=100",
+    spec: "specs/logs.openapi.yaml",
+    path: "/v2/logs?count=100",
+    headers: (emu) => ({ authorization: `Bearer ${emu.credentials.logsToken}` }),
+  },
+  {
+    label: "GET /v2/redis/databases",
+    spec: "specs/management.openapi.yaml",
+    path: "/v2/redis/databases",
+    headers: (emu) => ({
+      authorization: `Basic ${Buffer.from(`${emu.credentials.email}:${emu.credentials.apiKey}`).toString("base64")}`,
+    }),
+  },
+];
+
+/** Result of one autocannon run. */
+export interface LoadResult {
+  rps: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Runs autocannon for `durationS` seconds against `url`; returns mean requests/s of 2xx answers. */
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  durationS: number,
+  connections: number,
+): Promise<LoadResult> {
+  const result = await withTimeout(
+    autocannon({ url, headers, duration: durationS, connections, pipelining: 1 }),
+    (durationS + 30) * 1_000,
+    `autocannon ${url}`,
+  );
+  const ok = result.requests.total - result.non2xx;
+  return {
+    rps: ok / (result.duration || durationS),
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** A free TCP port on 127.0.0.1 (listen on 0, read it, close). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/** A running prism mock, or why there is none. */
+type Prism = { url: string; child: ChildProcess } | { unavailable: string };
+
+/** Starts `prism mock <spec>` on a free port on 127.0.0.1 and waits (≤ 60 s) until it answers. */
+export async function startPrism(spec: string, probePath: string): Promise<Prism> {
+  if (!existsSync(PRISM_BIN)) return { unavailable: "prism-cli is not installed" };
+  const port = await freePort();
+  const child = spawn(
+    PRISM_BIN,
+    ["mock", "-h", "127.0.0.1", "-p", String(port), "--verboseLevel", "error", spec],
+    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (c: string) => (stderr += c.slice(0, 2_000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      return { unavailable: `prism exited with ${child.exitCode}: ${stderr.trim().slice(0, 300)}` };
+    }
+    try {
+      const res = await fetch(`${url}${probePath}`, { signal: AbortSignal.timeout(1_000) });
+      await res.arrayBuffer();
+      return { url, child };
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  await stopChild(child);
+  return { unavailable: "prism did not answer within 60 s" };
+}
+
+/** Runs part 5 against the running emulator child. */
+export async function runThroughput(config: BenchConfig, emu: EmulatorChild): Promise<Row[]> {
+  const { durationS, rounds, connections } = config.throughput;
+  const rows: Row[] = [];
+  for (const target of TARGETS) {
+    const headers = target.headers(emu);
+    const prism: Prism = config.prism
+      ? await startPrism(target.spec, target.path)
+      : { unavailable: "not run in this mode" };
+    try {
+      const ours: LoadResult[] = [];
+      const peer: LoadResult[] = [];
+      // Alternate emulator and mock, a short warm-up each first.
+      await load(`${emu.url}${target.path}`, headers, 1, connections);
+      if ("url" in prism) await load(`${prism.url}${target.path}`, headers, 1, connections);
+      for (let round = 0; round < rounds; round++) {
+        ours.push(await load(`${emu.url}${target.path}`, headers, durationS, connections));
+        if ("url" in prism) {
+          peer.push(await load(`${prism.url}${target.path}`, headers, durationS, connections));
+        }
+      }
+      const oursRps = median(ours.map((r) => r.rps));
+      const peerRps = peer.length > 0 ? median(peer.map((r) => r.rps)) : null;
+      const bad = (rs: LoadResult[]) => rs.reduce((n, r) => n + r.non2xx + r.errors, 0);
+      rows.push({
+        part: 5,
+        name: `emulator throughput: ${target.label} vs prism mock`,
+        ours: oursRps,
+        peer: "unavailable" in prism ? `peer unavailable` : peerRps,
+        unit: "req/s",
+        ratio: ratioOf(oursRps, peerRps),
+        target: "—",
+        verdict: "unavailable" in prism ? "n/a" : "info",
+        note:
+          `autocannon, ${connections} connections, ${rounds} × ${durationS} s each, alternating; ` +
+          `non-2xx/errors: ours ${bad(ours)}, peer ${"unavailable" in prism ? prism.unavailable : bad(peer)}`,
+      });
+    } finally {
+      if ("child" in prism) await stopChild(prism.child);
+    }
+  }
+  return rows;
+}
