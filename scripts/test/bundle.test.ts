@@ -41,6 +41,8 @@ describe("tree-shaking (run after `pnpm build`)", () => {
       `import { createManagementClient } from "${managementEntry}"; console.log(createManagementClient);`,
     );
     expect(management).toContain("api.upstash.com");
+    // Browser-safe: no Node-only globals.
+    expect(management).not.toMatch(/\bBuffer\b/);
     expect(management).not.toContain("qstash.upstash.io");
   });
 

@@ -1,3 +1,4 @@
+export { basicAuthorization, bearerAuthorization } from "./auth.js";
 export {
   ApiClientError,
   ApiError,

@@ -58,6 +58,7 @@ export interface Transport {
   readonly fetch: typeof fetch;
   /**
    * Fetch-compatible function for one call, with its per-call options and the operation's policy.
+   * The call is aborted by `call.signal` only (a signal on the request itself is not watched).
    *
    * @example
    * raw.GET("/v2/logs", { params, parseAs: "text", fetch: transport.fetchFor(opts, { idempotent: true }) });
@@ -312,6 +313,7 @@ export function createTransport(config: TransportConfig): Transport {
     input: RequestInfo | URL,
     init: RequestInit | undefined,
     call: RequestOptions | undefined,
+    perCall: boolean,
     idempotentPolicy: boolean | undefined,
     callMaxRetries: number,
     callTimeoutMs: number,
@@ -320,7 +322,9 @@ export function createTransport(config: TransportConfig): Transport {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
     const idempotent = idempotentPolicy ?? isIdempotentMethod(method);
-    const signal = call?.signal ?? init?.signal ?? request?.signal ?? undefined;
+    // A client method passes its caller's signal in `call`; only the raw client's callers put theirs
+    // on the request (and every Request has a signal, so listening to it always would cost each call).
+    const signal = perCall ? call?.signal : (init?.signal ?? request?.signal ?? undefined);
     const safeUrl = redactUrl(url);
 
     const headers = new Headers(init?.headers ?? request?.headers);
@@ -442,7 +446,9 @@ export function createTransport(config: TransportConfig): Transport {
     const callTimeoutMs =
       call?.timeoutMs === undefined ? timeoutMs : validateTimeoutMs(call.timeoutMs, "timeoutMs");
     const idempotent = policy?.idempotent;
-    return (input, init) => send(input, init, call, idempotent, callMaxRetries, callTimeoutMs);
+    const perCall = policy !== undefined;
+    return (input, init) =>
+      send(input, init, call, perCall, idempotent, callMaxRetries, callTimeoutMs);
   }
 
   const summary = (): TransportSummary => ({ baseUrl, maxRetries, timeoutMs });

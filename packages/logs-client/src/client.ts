@@ -1,4 +1,5 @@
 import {
+  bearerAuthorization,
   createTransport,
   paginate,
   paginateItems,
@@ -10,7 +11,7 @@ import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./generated/schema.js";
 import { operations } from "./generated/operations.js";
 import { readLogPage } from "./page.js";
-import { toWireQuery } from "./params.js";
+import { queryString, toWireQuery } from "./params.js";
 import type { IterateLogsParams, ListLogsParams, LogEntry, LogPage } from "./types.js";
 import { USER_AGENT } from "./version.js";
 
@@ -68,23 +69,23 @@ export function createLogsClient(options: LogsClientOptions): LogsClient {
   const transport = createTransport({
     options: clientOptions,
     defaultBaseUrl: DEFAULT_LOGS_BASE_URL,
-    authorization: `Bearer ${token}`,
+    authorization: bearerAuthorization(token),
     userAgent: USER_AGENT,
   });
   const raw = createClient<paths>({ baseUrl: transport.baseUrl, fetch: transport.fetch });
 
+  // list() is the hot path of paging: it sends through the same transport as `raw`, but builds its
+  // flat query itself instead of through openapi-fetch's Request round trip (measured in bench/:
+  // that round trip alone costs about a tenth of a small request).
   const listAt = async (
     id: "listLogs" | "listEvents",
     params?: ListLogsParams,
     call?: RequestOptions,
   ) => {
     const operation = operations[id];
-    const query = toWireQuery(params);
-    // The per-call fetch carries the call's signal, timeout and retries, and the operation's policy.
-    const fetch = transport.fetchFor(call, operation);
-    return readLogPage(
-      await raw.GET(operation.path, { params: { query }, parseAs: "text", fetch }),
-    );
+    const url = transport.baseUrl + operation.path + queryString(toWireQuery(params));
+    const response = await transport.fetchFor(call, operation)(url);
+    return readLogPage({ data: await response.text(), response });
   };
 
   const pages = (params?: IterateLogsParams, call?: PaginationOptions) => {

@@ -67,3 +67,13 @@ export function toWireQuery(params: ListLogsParams | undefined): WireQuery {
     query.order = requireOneOf(params.order, "order", componentsParametersOrderValues);
   return query;
 }
+
+/** `?name=value&…` with every value percent-encoded (as openapi-fetch does), or `""` for no query. */
+export function queryString(query: WireQuery): string {
+  let text = "";
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined)
+      text += `${text === "" ? "?" : "&"}${name}=${encodeURIComponent(value)}`;
+  }
+  return text;
+}

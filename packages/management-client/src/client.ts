@@ -1,4 +1,4 @@
-import { createTransport, ValidationError } from "@api-clients/core";
+import { basicAuthorization, createTransport, ValidationError } from "@api-clients/core";
 import type { ClientOptions } from "@api-clients/core";
 import createClient from "openapi-fetch";
 import type { Client } from "openapi-fetch";
@@ -66,7 +66,7 @@ export function createManagementClient(options: ManagementClientOptions): Manage
   const transport = createTransport({
     options: shared,
     defaultBaseUrl: DEFAULT_BASE_URL,
-    authorization: `Basic ${Buffer.from(`${email}:${apiKey}`, "utf8").toString("base64")}`,
+    authorization: basicAuthorization(email, apiKey),
     userAgent: USER_AGENT,
   });
   const raw = createClient<paths>({ baseUrl: transport.baseUrl, fetch: transport.fetch });
