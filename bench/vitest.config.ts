@@ -1,11 +1,8 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import { packageTestConfig } from "../vitest.shared.js";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
-    reporters: ["default", "json"],
-    outputFile: { json: ".vitest-results/results.json" },
-  },
-});
+// The harness test starts servers and child processes: longer limits than the packages'.
+export default mergeConfig(
+  defineConfig(packageTestConfig),
+  defineConfig({ test: { testTimeout: 120_000, hookTimeout: 60_000 } }),
+);

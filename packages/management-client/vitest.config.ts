@@ -1,11 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { packageTestConfig } from "../../vitest.shared.js";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 20_000,
-    reporters: ["default", "json"],
-    outputFile: { json: ".vitest-results/results.json" },
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] },
-  },
-});
+export default defineConfig(packageTestConfig);

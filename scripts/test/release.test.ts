@@ -12,6 +12,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -107,6 +108,48 @@ async function run(
 }
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
+
+/** Third-party packages a consumer of ours installs (runtime and type-check), as in the workspace. */
+const MIRRORED = [
+  "openapi-fetch",
+  "openapi-typescript-helpers",
+  "typescript",
+  "@types/node",
+  "undici-types",
+];
+
+/** Publishes the workspace's installed copy of each {@link MIRRORED} package to the local registry. */
+async function mirrorIntoRegistry(registry: Registry, userconfig: string): Promise<void> {
+  const store = join(REPO_ROOT, "node_modules", ".pnpm");
+  for (const name of MIRRORED) {
+    const prefix = `${name.replace("/", "+")}@`;
+    const candidates = readdirSync(store).filter((dir) => dir.startsWith(prefix));
+    const wanted = (dir: string) => join(store, dir, "node_modules", name);
+    // The version the workspace resolves (its root or core's node_modules), else the newest in the store.
+    const linked = [
+      join(REPO_ROOT, "node_modules", name),
+      join(REPO_ROOT, "packages", "core", "node_modules", name),
+    ]
+      .filter((dir) => existsSync(dir))
+      .map((dir) => realpathSync(dir));
+    const dir = linked[0] ?? candidates.map(wanted).sort().at(-1);
+    if (dir === undefined) throw new Error(`mirror: ${name} is not in the workspace's pnpm store`);
+    await run(
+      "npm",
+      [
+        "publish",
+        dir,
+        "--ignore-scripts",
+        "--tag",
+        "latest",
+        "--registry",
+        registry.url,
+        "--loglevel=error",
+      ],
+      { cwd: REPO_ROOT, env: cleanEnv({ npm_config_userconfig: userconfig }) },
+    );
+  }
+}
 
 describe("release loop: changeset, version, publish to a local registry, fresh npm consumer", () => {
   let work = "";
@@ -247,8 +290,10 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
           2,
         )}\n`,
       );
-      // Verdaccio has no uplinks: only our scope comes from it, everything else from the usual registry.
-      writeFileSync(join(consumer(), ".npmrc"), `@api-clients:registry=${registry!.url}\n`);
+      // No network beyond 127.0.0.1: Verdaccio has no uplinks, so the few third-party packages the
+      // consumer needs are published into it from the workspace's own pnpm store first.
+      await mirrorIntoRegistry(registry!, join(work, "publish.npmrc"));
+      writeFileSync(join(consumer(), ".npmrc"), `registry=${registry!.url}\n`);
       // --prefer-online: metadata cached from an earlier run's registry on the same port is never used.
       const specs = PACKAGES.map((pkg) => `@api-clients/${pkg}@${expected[pkg]}`);
       await run(

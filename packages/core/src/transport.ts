@@ -335,6 +335,13 @@ export function createTransport(config: TransportConfig): Transport {
     const body = await bufferBody(input, init);
     if (body !== undefined) attemptInit.body = body;
 
+    /** Reports the retry, then sleeps until it is due (rejecting at once if the caller aborts). */
+    const waitToRetry = (attempt: number, decision: { delayMs: number; reason: string }) => {
+      const { delayMs, reason } = decision;
+      emit(logger, { type: "retry", method, url: safeUrl, attempt, delayMs, reason });
+      return sleep(delayMs, signal);
+    };
+
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
       if (logger !== undefined) emit(logger, { type: "request", method, url: safeUrl, attempt });
@@ -380,15 +387,7 @@ export function createTransport(config: TransportConfig): Transport {
         if (decision.retry) {
           current.finish();
           response.body?.cancel().catch(() => undefined);
-          emit(logger, {
-            type: "retry",
-            method,
-            url: safeUrl,
-            attempt,
-            delayMs: decision.delayMs,
-            reason: decision.reason,
-          });
-          await sleep(decision.delayMs, signal);
+          await waitToRetry(attempt, decision);
           continue;
         }
         let text: string | undefined;
@@ -423,15 +422,7 @@ export function createTransport(config: TransportConfig): Transport {
         emit(logger, { type: "error", method, url: safeUrl, attempt, error: failure.message });
         throw failure;
       }
-      emit(logger, {
-        type: "retry",
-        method,
-        url: safeUrl,
-        attempt,
-        delayMs: decision.delayMs,
-        reason: decision.reason,
-      });
-      await sleep(decision.delayMs, signal);
+      await waitToRetry(attempt, decision);
     }
   }
 

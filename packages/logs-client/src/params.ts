@@ -9,19 +9,7 @@ import type { Instant, ListLogsParams } from "./types.js";
 
 type WireQuery = NonNullable<operations["listLogs"]["parameters"]["query"]>;
 
-const PARAM_NAMES = [
-  "cursor",
-  "messageId",
-  "state",
-  "url",
-  "topicName",
-  "scheduleId",
-  "queueName",
-  "fromDate",
-  "toDate",
-  "count",
-  "order",
-] as const satisfies readonly (keyof WireQuery)[];
+/** The query parameters whose values are strings, sent as given (state upper-cased). */
 const STRING_PARAMS = [
   "cursor",
   "messageId",
@@ -30,7 +18,15 @@ const STRING_PARAMS = [
   "topicName",
   "scheduleId",
   "queueName",
-] as const;
+] as const satisfies readonly (keyof WireQuery)[];
+/** Every query parameter of the spec's `listLogs`. */
+const PARAM_NAMES = [
+  ...STRING_PARAMS,
+  "fromDate",
+  "toDate",
+  "count",
+  "order",
+] as const satisfies readonly (keyof WireQuery)[];
 
 function toMillis(value: Instant, field: string): number {
   const ms = value instanceof Date ? value.getTime() : value;

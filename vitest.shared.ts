@@ -1,0 +1,15 @@
+import type { ViteUserConfig } from "vitest/config";
+
+/**
+ * The vitest settings every package shares: tests in `test/`, type tests in `*.test-d.ts`, and a JSON
+ * report in `.vitest-results/` that `pnpm test` sums into its `N passed, N failed` line.
+ */
+export const packageTestConfig = {
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 20_000,
+    reporters: ["default", "json"],
+    outputFile: { json: ".vitest-results/results.json" },
+    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] },
+  },
+} satisfies ViteUserConfig;
