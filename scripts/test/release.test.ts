@@ -119,7 +119,11 @@ const MIRRORED = [
 ];
 
 /** Publishes the workspace's installed copy of each {@link MIRRORED} package to the local registry. */
-async function mirrorIntoRegistry(registry: Registry, userconfig: string): Promise<void> {
+async function mirrorIntoRegistry(
+  registry: Registry,
+  userconfig: string,
+  scratch: string,
+): Promise<void> {
   const store = join(REPO_ROOT, "node_modules", ".pnpm");
   for (const name of MIRRORED) {
     const prefix = `${name.replace("/", "+")}@`;
@@ -134,11 +138,15 @@ async function mirrorIntoRegistry(registry: Registry, userconfig: string): Promi
       .map((dir) => realpathSync(dir));
     const dir = linked[0] ?? candidates.map(wanted).sort().at(-1);
     if (dir === undefined) throw new Error(`mirror: ${name} is not in the workspace's pnpm store`);
+    // A copy first: the store hard-links identical files, and npm would pack them as link entries
+    // that installs then drop (openapi-typescript-helpers lost two of its three .d.ts files).
+    const copy = join(scratch, name);
+    cpSync(dir, copy, { recursive: true });
     await run(
       "npm",
       [
         "publish",
-        dir,
+        copy,
         "--ignore-scripts",
         "--tag",
         "latest",
@@ -292,7 +300,7 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
       );
       // No network beyond 127.0.0.1: Verdaccio has no uplinks, so the few third-party packages the
       // consumer needs are published into it from the workspace's own pnpm store first.
-      await mirrorIntoRegistry(registry!, join(work, "publish.npmrc"));
+      await mirrorIntoRegistry(registry!, join(work, "publish.npmrc"), join(work, "mirror"));
       writeFileSync(join(consumer(), ".npmrc"), `registry=${registry!.url}\n`);
       // --prefer-online: metadata cached from an earlier run's registry on the same port is never used.
       const specs = PACKAGES.map((pkg) => `@api-clients/${pkg}@${expected[pkg]}`);
