@@ -268,14 +268,13 @@ function parseErrorBody(text: string): unknown {
   }
 }
 
+/** The body of a request that has one, read into memory (a stream can be sent only once). */
 async function bufferBody(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
-): Promise<BodyInit | undefined> {
+): Promise<BodyInit> {
   const body = init?.body;
-  if (body === undefined || body === null) {
-    return input instanceof Request && input.body !== null ? await input.arrayBuffer() : undefined;
-  }
+  if (body === undefined || body === null) return await (input as Request).arrayBuffer();
   if (body instanceof ReadableStream) return await new Response(body).arrayBuffer();
   return body;
 }
@@ -332,8 +331,9 @@ export function createTransport(config: TransportConfig): Transport {
     headers.set("authorization", authorization);
     const attemptInit: RequestInit =
       init === undefined ? { method, headers } : { ...init, method, headers };
-    const body = await bufferBody(input, init);
-    if (body !== undefined) attemptInit.body = body;
+    // Read once so that every attempt can resend it (no await, so no extra tick, without a body).
+    const hasBody = (init?.body ?? request?.body ?? null) !== null;
+    if (hasBody) attemptInit.body = await bufferBody(input, init);
 
     /** Reports the retry, then sleeps until it is due (rejecting at once if the caller aborts). */
     const waitToRetry = (attempt: number, decision: { delayMs: number; reason: string }) => {
