@@ -42,7 +42,27 @@ async function schemaTypes(spec) {
   return astToString(ast);
 }
 
-/** One table of every operation: method, path and whether repeating it is safe. */
+/** Follows a local `$ref` (`#/components/...`) inside `doc`. */
+function resolveRef(doc, node) {
+  if (!node?.$ref) return node;
+  return resolveRef(
+    doc,
+    node.$ref
+      .slice(2)
+      .split("/")
+      .reduce((value, key) => value?.[key], doc),
+  );
+}
+
+/** What a success (200) body is: the `"OK"` acknowledgement, a JSON array or a JSON object. */
+function successShape(doc, op) {
+  const media = resolveRef(doc, op.responses?.["200"])?.content?.["application/json"];
+  const schema = resolveRef(doc, media?.schema);
+  if (schema?.enum?.length === 1 && schema.enum[0] === "OK") return "acknowledgement";
+  return schema?.type === "array" ? "array" : "object";
+}
+
+/** One table of every operation: method, path, whether repeating it is safe, and its success shape. */
 async function operationTable(spec) {
   const doc = parse(await readFile(join(root, spec), "utf8"));
   const rows = [];
@@ -51,13 +71,15 @@ async function operationTable(spec) {
       const op = item[method];
       if (!op) continue;
       const idempotent = op["x-idempotent"] === true || SAFE_METHODS.has(method);
+      const success = successShape(doc, op);
       rows.push(
-        `  ${op.operationId}: { method: "${method.toUpperCase()}", path: "${path}", idempotent: ${idempotent} },`,
+        `  ${op.operationId}: { method: "${method.toUpperCase()}", path: "${path}", idempotent: ${idempotent}, success: "${success}" },`,
       );
     }
   }
   return (
-    `/** Every operation of the spec: its method, its path template and whether it is safe to repeat. */\n` +
+    `/**\n * Every operation of the spec: its method, its path template, whether it is safe to repeat, and what\n` +
+    ` * its success body is (the \`"OK"\` acknowledgement, a JSON array or a JSON object).\n */\n` +
     `export const operations = {\n${rows.join("\n")}\n} as const;\n\n` +
     `/** The operationId of an operation of the spec. */\n` +
     `export type OperationId = keyof typeof operations;\n`

@@ -1,4 +1,4 @@
-import { readAcknowledgement, readJson } from "@api-clients/core";
+import { invalidResponse, readAcknowledgement, readJson } from "@api-clients/core";
 import type { RequestOptions, Transport } from "@api-clients/core";
 import type { Client } from "openapi-fetch";
 import { operations as table } from "../generated/operations.js";
@@ -43,14 +43,25 @@ export type Input<Id extends OperationId> = {
   body?: JsonBody<Id>;
 };
 
-/** Sends one operation and parses its JSON result. */
+/**
+ * Sends one operation and parses its JSON result, which must have the shape the spec gives it (an
+ * array or an object); anything else is an `InvalidResponseError`, never a silently wrong value.
+ */
 export async function send<Id extends RecordOperationId>(
   ctx: Context,
   id: Id,
   input: Input<Id>,
   options: RequestOptions | undefined,
 ): Promise<Result<Id>> {
-  return readJson<Result<Id>>(await perform(ctx, id, input, options));
+  const result = await perform(ctx, id, input, options);
+  const body = readJson<unknown>(result);
+  const isArray = Array.isArray(body);
+  if (
+    table[id].success === "array" ? !isArray : typeof body !== "object" || body === null || isArray
+  ) {
+    throw invalidResponse(result, `expected a JSON ${table[id].success}`);
+  }
+  return body as Result<Id>;
 }
 
 /** Sends one operation whose success is the acknowledgement `"OK"` (JSON string, plain text or empty). */

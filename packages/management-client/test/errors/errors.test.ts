@@ -107,6 +107,39 @@ describe("responses that break the contract", () => {
     await expect(m.teams.list()).rejects.toBeInstanceOf(InvalidResponseError);
   });
 
+  it.each([
+    [
+      "a list answering an object",
+      () => m.databases.list(),
+      { databases: [] },
+      "expected a JSON array",
+    ],
+    [
+      "a record answering an array",
+      () => m.databases.get("db"),
+      [{ database_id: "db" }],
+      "expected a JSON object",
+    ],
+    [
+      "a record answering the acknowledgement",
+      () => m.vector.get("idx"),
+      "OK",
+      "expected a JSON object",
+    ],
+    [
+      "a record answering null",
+      () => m.teams.create({ team_name: "t", copy_cc: false }),
+      null,
+      "expected a JSON object",
+    ],
+  ] as const)("%s is an InvalidResponseError", async (_, call, body, reason) => {
+    server.reply({ body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+    const error = await failure(call());
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error.status).toBe(200);
+    expect(error.message).toContain(reason);
+  });
+
   it("an acknowledged operation answering something other than OK is an InvalidResponseError", async () => {
     server.reply({ body: { status: "queued" } });
     await expect(m.databases.delete("db")).rejects.toBeInstanceOf(InvalidResponseError);
