@@ -29,27 +29,41 @@ type Schemas = components["schemas"];
 
 /** Checks one value and returns it; throws {@link ValidationError} naming `field` otherwise. */
 type Rule = (value: unknown, field: string) => unknown;
+/** A rule for a field that must be present. */
+type RequiredRule = Rule & { readonly presence: "required" };
+/** A rule for a field that may be left out. */
+type OptionalRule = Rule & { readonly presence: "optional" };
 
-function required(rule: Rule): Rule {
-  return (value, field) => {
+function required(rule: Rule): RequiredRule {
+  const check: Rule = (value, field) => {
     if (value === undefined || value === null) throw new ValidationError(field, "is required");
     return rule(value, field);
   };
+  return Object.assign(check, { presence: "required" as const });
 }
 
-function optional(rule: Rule): Rule {
-  return (value, field) => (value === undefined ? value : rule(value, field));
+function optional(rule: Rule): OptionalRule {
+  const check: Rule = (value, field) => (value === undefined ? value : rule(value, field));
+  return Object.assign(check, { presence: "optional" as const });
 }
+
+/**
+ * One rule per field of `T`, required exactly where the generated type (so the spec) requires the
+ * field: making a field required or optional in the spec breaks the build until its rule follows.
+ */
+type FieldRules<T> = {
+  readonly [K in keyof T]-?: object extends Pick<T, K> ? OptionalRule : RequiredRule;
+};
 
 const nonEmptyString = required(requireNonEmptyString);
 const boolean = required(requireBoolean);
 const positiveInteger = required((value, field) => requireInteger(value, field, { min: 1 }));
 
-function oneOf(allowed: readonly string[]): Rule {
+function oneOf(allowed: readonly string[]): RequiredRule {
   return required((value, field) => requireOneOf(value, field, allowed));
 }
 
-function arrayOf(item: Rule): Rule {
+function arrayOf(item: Rule): RequiredRule {
   return required((value, field) => {
     if (!Array.isArray(value)) throw new ValidationError(field, "must be an array");
     value.forEach((element, index) => item(element, `${field}[${index}]`));
@@ -74,7 +88,7 @@ export function idPath(id: unknown, field = "id"): { id: string } {
  * name fields as `body.<name>` (or `<field>.<name>`).
  */
 function object<T extends object>(
-  fields: { readonly [K in keyof T]-?: Rule },
+  fields: FieldRules<T>,
   refine?: (value: T, field: string) => void,
 ): (value: unknown, field?: string) => T {
   const keys = Object.keys(fields);
