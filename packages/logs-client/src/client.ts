@@ -11,7 +11,7 @@ import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./generated/schema.js";
 import { operations } from "./generated/operations.js";
 import { readLogPage } from "./page.js";
-import { queryString, toWireQuery } from "./params.js";
+import { queryString, toWireQuery, type WireQuery } from "./params.js";
 import type { IterateLogsParams, ListLogsParams, LogEntry, LogPage } from "./types.js";
 import { USER_AGENT } from "./version.js";
 
@@ -77,24 +77,21 @@ export function createLogsClient(options: LogsClientOptions): LogsClient {
   // list() is the hot path of paging: it sends through the same transport as `raw`, but builds its
   // flat query itself instead of through openapi-fetch's Request round trip (measured in bench/:
   // that round trip alone costs about a tenth of a small request).
-  const listAt = async (
-    id: "listLogs" | "listEvents",
-    params?: ListLogsParams,
-    call?: RequestOptions,
-  ) => {
+  const listAt = async (id: "listLogs" | "listEvents", query: WireQuery, call?: RequestOptions) => {
     const operation = operations[id];
-    const url = transport.baseUrl + operation.path + queryString(toWireQuery(params));
+    const url = transport.baseUrl + operation.path + queryString(query);
     const response = await transport.fetchFor(call, operation)(url);
     return readLogPage({ data: await response.text(), response });
   };
 
   const pages = (params?: IterateLogsParams, call?: PaginationOptions) => {
     const { cursor, ...filters } = params ?? {};
-    toWireQuery(filters);
+    // Checked once, before the first request; each page only adds its cursor.
+    const query = toWireQuery(filters);
     const { prefetch, signal, ...perCall } = call ?? {};
     return paginate(
       (next, pageSignal) =>
-        listAt("listLogs", next === undefined ? filters : { ...filters, cursor: next }, {
+        listAt("listLogs", next === undefined ? query : { ...query, cursor: next }, {
           ...perCall,
           signal: pageSignal,
         }),
@@ -108,8 +105,8 @@ export function createLogsClient(options: LogsClientOptions): LogsClient {
   };
 
   const client: LogsClient = {
-    list: (params, call) => listAt("listLogs", params, call),
-    listEvents: (params, call) => listAt("listEvents", params, call),
+    list: async (params, call) => listAt("listLogs", toWireQuery(params), call),
+    listEvents: async (params, call) => listAt("listEvents", toWireQuery(params), call),
     pages,
     iterate: (params, call) => paginateItems(pages(params, call), (page) => page.events),
     raw,

@@ -7,7 +7,8 @@ import {
 import { componentsParametersOrderValues, type operations } from "./generated/schema.js";
 import type { Instant, ListLogsParams } from "./types.js";
 
-type WireQuery = NonNullable<operations["listLogs"]["parameters"]["query"]>;
+/** The query of `GET /v2/logs` as the spec types it. */
+export type WireQuery = NonNullable<operations["listLogs"]["parameters"]["query"]>;
 
 /** The query parameters whose values are strings, sent as given (state upper-cased). */
 const STRING_PARAMS = [

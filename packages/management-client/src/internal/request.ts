@@ -89,7 +89,7 @@ async function perform(
     params: { path: input.path, query: input.query },
     body: input.body,
     parseAs: "text",
-    signal: options?.signal,
+    // The per-call fetch carries the call's signal, timeout and retries, and the retry policy.
     fetch: ctx.transport.fetchFor(options, { idempotent }),
   };
   // The input was checked against this operation's own types by the caller; openapi-fetch cannot
