@@ -3,25 +3,13 @@
 // appeared as required, a narrowed enum, a changed type, a tighter bound. Responses: a removed or
 // retyped field. Additions that callers may ignore are not breaking.
 
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
-
-/** Follows local `$ref`s (`#/components/...`). */
-function resolve(doc, node, seen = new Set()) {
-  if (!node || typeof node !== "object" || typeof node.$ref !== "string") return node;
-  if (seen.has(node.$ref)) return {};
-  seen.add(node.$ref);
-  const target = node.$ref
-    .slice(2)
-    .split("/")
-    .reduce((value, key) => value?.[key], doc);
-  return resolve(doc, target, seen);
-}
+import { HTTP_METHODS, resolveRef as resolve } from "./openapi.mjs";
 
 function operations(doc) {
   const result = new Map();
   for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
     const item = resolve(doc, rawItem);
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       if (!item[method]) continue;
       const op = item[method];
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) =>
