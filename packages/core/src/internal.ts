@@ -1,0 +1,7 @@
+/**
+ * Helpers shared by the `@api-clients/*` packages. **Not covered by semver**: anything exported from
+ * `@api-clients/core/internal` may change in any release. Applications use the clients' own exports.
+ *
+ * @packageDocumentation
+ */
+export type { OperationRules, ParameterRule, Schema } from "./internal/schema.js";
