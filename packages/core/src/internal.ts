@@ -4,4 +4,5 @@
  *
  * @packageDocumentation
  */
-export type { OperationRules, ParameterRule, Schema } from "./internal/schema.js";
+export { checkParams, checkValue, parsePathParam, parseQuery } from "./internal/schema.js";
+export type { OperationRules, OperationSpec, ParameterRule, Schema } from "./internal/schema.js";
