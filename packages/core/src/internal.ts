@@ -26,6 +26,6 @@ export {
   MAX_RETRY_DELAY_MS,
   retryDecision,
 } from "./internal/retry-policy.js";
-export { checkParams, checkValue } from "./internal/schema.js";
+export { checkParams, checkValue, parsePathParam, parseQuery } from "./internal/schema.js";
 export type { OperationRules, OperationSpec, ParameterRule, Schema } from "./internal/schema.js";
 export { requireNonEmptyString } from "./internal/validation.js";
