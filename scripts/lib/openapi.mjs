@@ -69,6 +69,14 @@ export function compileSchema(doc, node, opts = {}, where = "schema", depth = 0)
       );
     }
   }
+  if (s["x-extensible-enum"] !== undefined) {
+    // Typed as `"a" | "b" | (string & {})` by the codegen: that needs a string schema and no `enum`.
+    if (s.type !== "string" || s.enum !== undefined || !Array.isArray(s["x-extensible-enum"])) {
+      throw new Error(
+        `${where}: x-extensible-enum needs \`type: string\`, a list, and no \`enum\``,
+      );
+    }
+  }
   const out = {};
   for (const key of KEPT) {
     if (s[key] === undefined) continue;

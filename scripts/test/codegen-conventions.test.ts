@@ -86,9 +86,13 @@ describe("compileOperations", () => {
     });
   });
 
-  it("fails on a $ref that points nowhere or a keyword the checker cannot enforce", () => {
+  it("fails on a $ref that points nowhere, a keyword the checker cannot enforce, or a half-open set", () => {
     expect(() => compileSchema(doc, { $ref: "#/components/schemas/Nope" })).toThrow(/unresolved/);
     expect(() => compileSchema(doc, { allOf: [{ type: "string" }] })).toThrow(/allOf/);
+    expect(() =>
+      compileSchema(doc, { type: "string", enum: ["a"], "x-extensible-enum": ["a"] }),
+    ).toThrow(/x-extensible-enum/);
+    expect(() => compileSchema(doc, { "x-extensible-enum": ["a"] })).toThrow(/type: string/);
   });
 });
 
