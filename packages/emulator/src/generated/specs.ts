@@ -8,7 +8,7 @@ export const logsSpec: Record<string, unknown> = {
     title: "Message delivery logs API",
     version: "2.0.0",
     description:
-      "Read-only listing of the delivery log of messages: every state a message went through, filtered by message, state, destination URL, URL group (topic), schedule, queue or time range, and paged with an opaque cursor.",
+      "Read-only listing of the delivery log of messages: every state a message went through, filtered by message, state, destination URL (or its host and path), URL group (topic), schedule, queue, label, flow-control key, caller IP or time range, and paged with an opaque cursor.\n\nFilters marked repeatable may be given several times (`label=a&label=b`): the values of one filter are ORed, different filters are ANDed. This document is the union of the older reference and the service's current reference; forms the current reference dropped are marked `deprecated`.",
     license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
   },
   servers: [
@@ -27,7 +27,7 @@ export const logsSpec: Record<string, unknown> = {
         tags: ["logs"],
         summary: "List log entries",
         description:
-          "Returns one page of log entries, newest first unless `order` says otherwise. Pass the returned `cursor` back to get the next page; a page without `cursor` is the last one.",
+          "Returns one page of log entries, newest first. Pass the returned `cursor` back to get the next page; a page without `cursor` is the last one. A page may hold fewer entries than `count` and still have a `cursor`: follow it. Read-only, safe to repeat.",
         security: [{ bearerAuth: [] }],
         parameters: [
           { $ref: "#/components/parameters/cursor" },
@@ -41,6 +41,12 @@ export const logsSpec: Record<string, unknown> = {
           { $ref: "#/components/parameters/toDate" },
           { $ref: "#/components/parameters/count" },
           { $ref: "#/components/parameters/order" },
+          { $ref: "#/components/parameters/label" },
+          { $ref: "#/components/parameters/messageIds" },
+          { $ref: "#/components/parameters/flowControlKey" },
+          { $ref: "#/components/parameters/callerIp" },
+          { $ref: "#/components/parameters/host" },
+          { $ref: "#/components/parameters/path" },
         ],
         responses: {
           "200": {
@@ -77,6 +83,12 @@ export const logsSpec: Record<string, unknown> = {
           { $ref: "#/components/parameters/toDate" },
           { $ref: "#/components/parameters/count" },
           { $ref: "#/components/parameters/order" },
+          { $ref: "#/components/parameters/label" },
+          { $ref: "#/components/parameters/messageIds" },
+          { $ref: "#/components/parameters/flowControlKey" },
+          { $ref: "#/components/parameters/callerIp" },
+          { $ref: "#/components/parameters/host" },
+          { $ref: "#/components/parameters/path" },
         ],
         responses: {
           "200": {
@@ -123,37 +135,58 @@ export const logsSpec: Record<string, unknown> = {
         in: "query",
         required: false,
         description:
-          "Only entries in this state. Upper case on the wire (`CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED`, and the filter-only `IN_PROGRESS`); the service matches it case-insensitively.",
-        schema: { type: "string" },
+          "Only entries in this state, in upper case as the service documents it: `CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED`, and the filter-only `IN_PROGRESS` (any of `ACTIVE`, `RETRY`, `ERROR`). Nothing documents the service matching other cases: the clients upper-case the value before sending it.",
+        schema: {
+          type: "string",
+          "x-extensible-enum": [
+            "CREATED",
+            "ACTIVE",
+            "RETRY",
+            "ERROR",
+            "IN_PROGRESS",
+            "DELIVERED",
+            "FAILED",
+            "CANCEL_REQUESTED",
+            "CANCELLED",
+          ],
+        },
         example: "DELIVERED",
       },
       url: {
         name: "url",
         in: "query",
         required: false,
-        description: "Only entries for this destination URL.",
-        schema: { type: "string" },
+        description: "Only entries for this destination URL. Repeatable (values are ORed).",
+        style: "form",
+        explode: true,
+        schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
       },
       topicName: {
         name: "topicName",
         in: "query",
         required: false,
-        description: "Only entries for this URL group (topic) name.",
-        schema: { type: "string" },
+        description: "Only entries for this URL group (topic) name. Repeatable (values are ORed).",
+        style: "form",
+        explode: true,
+        schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
       },
       scheduleId: {
         name: "scheduleId",
         in: "query",
         required: false,
-        description: "Only entries of this schedule.",
-        schema: { type: "string" },
+        description: "Only entries of this schedule. Repeatable (values are ORed).",
+        style: "form",
+        explode: true,
+        schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
       },
       queueName: {
         name: "queueName",
         in: "query",
         required: false,
-        description: "Only entries of this queue.",
-        schema: { type: "string" },
+        description: "Only entries of this queue. Repeatable (values are ORed).",
+        style: "form",
+        explode: true,
+        schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
       },
       fromDate: {
         name: "fromDate",
@@ -173,15 +206,64 @@ export const logsSpec: Record<string, unknown> = {
         name: "count",
         in: "query",
         required: false,
-        description: "Number of entries to return.",
+        description:
+          "Most entries to return. The older reference (and the official SDKs) say default and maximum 1000; the current reference says default and maximum 100. The bound here stays 1000; a page may hold fewer entries than asked, so follow the cursor.",
         schema: { type: "integer", minimum: 1, maximum: 1000, default: 1000 },
       },
       order: {
         name: "order",
         in: "query",
         required: false,
-        description: "Sort order by timestamp.",
+        deprecated: true,
+        description:
+          "Sort order by timestamp. Documented by the older reference, removed from the current one (no official SDK sends it): the service may ignore it and answer newest first.",
         schema: { type: "string", enum: ["earliestFirst", "latestFirst"], default: "latestFirst" },
+      },
+      label: {
+        name: "label",
+        in: "query",
+        required: false,
+        description: "Only entries of messages with this label. Repeatable (values are ORed).",
+        style: "form",
+        explode: true,
+        schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+      },
+      messageIds: {
+        name: "messageIds",
+        in: "query",
+        required: false,
+        description: "Only entries of these messages. Repeatable (values are ORed).",
+        style: "form",
+        explode: true,
+        schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+      },
+      flowControlKey: {
+        name: "flowControlKey",
+        in: "query",
+        required: false,
+        description: "Only entries of messages published with this flow-control key.",
+        schema: { type: "string" },
+      },
+      callerIp: {
+        name: "callerIp",
+        in: "query",
+        required: false,
+        description: "Only entries of messages published from this IP address.",
+        schema: { type: "string" },
+      },
+      host: {
+        name: "host",
+        in: "query",
+        required: false,
+        description: "Only entries whose destination URL has this host name.",
+        schema: { type: "string" },
+      },
+      path: {
+        name: "path",
+        in: "query",
+        required: false,
+        description: "Only entries whose destination URL has this path.",
+        schema: { type: "string" },
       },
     },
     headers: {
@@ -261,7 +343,18 @@ export const logsSpec: Record<string, unknown> = {
       LogState: {
         type: "string",
         description:
-          "State of a message at a log entry, upper case on the wire. Known values: `CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED` (some deployments spell it `CANCELED`). New values may appear: read any string.",
+          "State of a message at a log entry, upper case on the wire (some deployments spell `CANCELLED` as `CANCELED`). New values may appear: read any string.",
+        "x-extensible-enum": [
+          "CREATED",
+          "ACTIVE",
+          "RETRY",
+          "ERROR",
+          "DELIVERED",
+          "FAILED",
+          "CANCEL_REQUESTED",
+          "CANCELLED",
+          "CANCELED",
+        ],
         example: "DELIVERED",
       },
       HeaderMap: {
@@ -324,6 +417,16 @@ export const logsSpec: Record<string, unknown> = {
             description: "Labels of the message.",
           },
           flowControlKey: { type: "string", description: "Flow-control key of the message." },
+          parallelism: {
+            type: "integer",
+            description: "Most deliveries of this flow-control key running at once.",
+          },
+          rate: {
+            type: "integer",
+            description: "Most deliveries of this flow-control key per `period`.",
+          },
+          period: { type: "integer", description: "Length of the rate period, in seconds." },
+          api: { type: "string", description: "Which API the message was published through." },
         },
       },
       LogPage: {
@@ -357,7 +460,7 @@ export const managementSpec: Record<string, unknown> = {
     title: "Account management API",
     version: "2.0.0",
     description:
-      'Manages the infrastructure of an account: key-value (Redis) databases and their backups, teams and their members, and vector indexes. Operations that change state without returning a record answer the acknowledgement `"OK"`.\n\nOperations marked `x-idempotent: true` may be repeated safely (the clients retry them on 5xx and timeouts even though their method is POST or PATCH).',
+      'Manages the infrastructure of an account: key-value (Redis) databases and their backups, teams and their members, and vector indexes. Operations that change state without returning a record answer the acknowledgement `"OK"`.\n\nOperations marked `x-idempotent: true` may be repeated safely (the clients retry them on 5xx and timeouts even though their method is POST or PATCH); each operation\'s description says what a repeat does. An operation marked `x-already-applied: "<text>"` answers an error whose message contains that text when the resource is already in the requested state; clients treat that answer as success.\n\nThis document is the union of the older per-endpoint reference and the service\'s current reference: every older form stays accepted and is marked `deprecated` where the current reference dropped it. Value sets the service extends over time (regions, plans, models, index types, states) are listed as `x-extensible-enum`: the values known today, with any other string allowed.',
     license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
   },
   servers: [{ url: "https://api.upstash.com", description: "Production." }],
@@ -375,7 +478,7 @@ export const managementSpec: Record<string, unknown> = {
         tags: ["databases"],
         summary: "Create a database",
         description:
-          "Creates a regional or global database. `primary_region` and `read_regions` apply to global databases only.",
+          "Creates a database. The current form names it `database_name` and gives `primary_region` (plus optional `read_regions`, `platform`, `plan`, `budget`, `eviction`, `tls`); the older form names it `name` and may create a regional database with `region` (deprecated). One of `database_name` and `name` is required; `read_regions` must not contain `primary_region`. Not idempotent: repeating it creates a second database.",
         security: [{ basicAuth: [] }],
         requestBody: {
           required: true,
@@ -399,7 +502,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "getDatabase",
         tags: ["databases"],
         summary: "Get a database",
-        description: "Returns the details of a database; `credentials=hide` masks its secrets.",
+        description:
+          "Returns the details of a database; `credentials=hide` masks its secrets. Safe to repeat.",
         security: [{ basicAuth: [] }],
         parameters: [
           {
@@ -425,7 +529,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "deleteDatabase",
         tags: ["databases"],
         summary: "Delete a database",
-        description: "Deletes the database and its data.",
+        description:
+          "Deletes the database and its data (and its backups). A repeat after the database is gone answers 404.",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Ok" },
@@ -491,7 +596,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "renameDatabase",
         tags: ["databases"],
         summary: "Rename a database",
-        description: "Gives the database a new name.",
+        description:
+          "Gives the database a new name. Repeating it is harmless: the same name is set again.",
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         requestBody: { $ref: "#/components/requestBodies/Rename" },
@@ -513,7 +619,7 @@ export const managementSpec: Record<string, unknown> = {
         tags: ["databases"],
         summary: "Reset the password",
         description:
-          "Replaces the password and REST tokens of the database; the old ones stop working.",
+          "Replaces the password and REST tokens of the database; the old ones stop working. Not idempotent: every call issues new secrets.",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Database" },
@@ -532,7 +638,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "enableDatabaseTls",
         tags: ["databases"],
         summary: "Enable TLS",
-        description: "Switches TLS on for the database.",
+        description:
+          "Switches TLS on for the database (it cannot be switched off). Repeating it is harmless: TLS stays on and the database is returned again.",
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         responses: {
@@ -552,7 +659,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "enableDatabaseEviction",
         tags: ["databases"],
         summary: "Enable eviction",
-        description: "Lets the database evict keys when it is full.",
+        description:
+          'Lets the database evict keys when it is full. Repeating it is harmless: eviction stays on and the answer is `"OK"` again (no "already enabled" error is published for eviction).',
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         responses: {
@@ -572,7 +680,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "disableDatabaseEviction",
         tags: ["databases"],
         summary: "Disable eviction",
-        description: "Stops the database from evicting keys.",
+        description:
+          'Stops the database from evicting keys. Repeating it is harmless: eviction stays off and the answer is `"OK"` again (no "already disabled" error is published for eviction).',
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         responses: {
@@ -592,8 +701,10 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "enableDatabaseAutoUpgrade",
         tags: ["databases"],
         summary: "Enable automatic upgrade",
-        description: "Lets the database move to a higher plan automatically.",
+        description:
+          "Lets the database move to a higher plan automatically. When auto upgrade is already on, the service answers an error whose message contains `already enabled`: the database is as requested, so clients treat that answer as success.",
         "x-idempotent": true,
+        "x-already-applied": "already enabled",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Ok" },
@@ -612,8 +723,10 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "disableDatabaseAutoUpgrade",
         tags: ["databases"],
         summary: "Disable automatic upgrade",
-        description: "Keeps the database on its plan.",
+        description:
+          "Keeps the database on its plan. When auto upgrade is already off, the service answers an error whose message contains `already disabled`: the database is as requested, so clients treat that answer as success.",
         "x-idempotent": true,
+        "x-already-applied": "already disabled",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Ok" },
@@ -632,7 +745,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "updateDatabaseRegions",
         tags: ["databases"],
         summary: "Update read regions",
-        description: "Sets the read regions of a global database.",
+        description:
+          "Sets the read regions of a global database; the list must not contain the database's primary region. Repeating it is harmless: the same list is set again.",
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         requestBody: {
@@ -657,7 +771,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "moveDatabaseToTeam",
         tags: ["databases"],
         summary: "Move a database to a team",
-        description: "Moves the database under the target team.",
+        description:
+          'Moves the database under the target team. Repeating it is harmless: the database is already in that team and the answer is `"OK"` again.',
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         requestBody: {
@@ -683,7 +798,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "createBackup",
         tags: ["backups"],
         summary: "Create a backup",
-        description: "Starts a backup of the database.",
+        description:
+          "Starts a backup of the database. Not idempotent: every call starts another backup.",
         security: [{ basicAuth: [] }],
         requestBody: {
           required: true,
@@ -717,7 +833,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "deleteBackup",
         tags: ["backups"],
         summary: "Delete a backup",
-        description: "Deletes one backup of the database.",
+        description:
+          "Deletes one backup of the database. A repeat after the backup is gone answers 404.",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Ok" },
@@ -736,7 +853,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "listBackups",
         tags: ["backups"],
         summary: "List backups",
-        description: "Lists the backups of the database.",
+        description:
+          'Lists the backups of the database. `daily_backup` and `hourly_backup` arrive as the strings `"true"` / `"false"`, not booleans.',
         security: [{ basicAuth: [] }],
         responses: {
           "200": {
@@ -762,7 +880,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "restoreBackup",
         tags: ["backups"],
         summary: "Restore a backup",
-        description: "Restores the data of the database from one of its own backups.",
+        description:
+          "Restores the data of the database from one of its own backups. Repeating it restores the same backup again, which leaves the same data.",
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         requestBody: {
@@ -788,7 +907,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "enableDailyBackup",
         tags: ["backups"],
         summary: "Enable daily backup",
-        description: "Backs the database up once a day.",
+        description:
+          'Backs the database up once a day. Repeating it is harmless: daily backup stays on and the answer is `"OK"` again.',
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         responses: {
@@ -808,7 +928,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "disableDailyBackup",
         tags: ["backups"],
         summary: "Disable daily backup",
-        description: "Stops the daily backup of the database.",
+        description:
+          'Stops the daily backup of the database. Repeating it is harmless: daily backup stays off and the answer is `"OK"` again.',
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         responses: {
@@ -827,7 +948,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "createTeam",
         tags: ["teams"],
         summary: "Create a team",
-        description: "Creates a team; the caller becomes its owner.",
+        description:
+          "Creates a team; the caller becomes its owner. Not idempotent: every call creates another team.",
         security: [{ basicAuth: [] }],
         requestBody: {
           required: true,
@@ -862,7 +984,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "deleteTeam",
         tags: ["teams"],
         summary: "Delete a team",
-        description: "Deletes the team.",
+        description:
+          "Deletes the team (only its owner may). A repeat after the team is gone answers 404.",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Ok" },
@@ -937,7 +1060,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "addTeamMember",
         tags: ["teams"],
         summary: "Add a team member",
-        description: "Adds an account to the team with a role.",
+        description:
+          "Adds an account to the team with a role (owners and admins may). A repeat answers 409: the account is already a member.",
         security: [{ basicAuth: [] }],
         requestBody: {
           required: true,
@@ -965,7 +1089,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "removeTeamMember",
         tags: ["teams"],
         summary: "Remove a team member",
-        description: "Removes an account from the team. The request carries a JSON body on DELETE.",
+        description:
+          "Removes an account from the team (owners and admins may). The request carries a JSON body on DELETE. A repeat after the member is gone answers 404.",
         security: [{ basicAuth: [] }],
         requestBody: {
           required: true,
@@ -991,7 +1116,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "createVectorIndex",
         tags: ["vector"],
         summary: "Create a vector index",
-        description: "Creates a vector index.",
+        description:
+          "Creates a vector index: dense (the default), sparse or hybrid (`index_type`). Not idempotent: repeating it creates a second index.",
         security: [{ basicAuth: [] }],
         requestBody: {
           required: true,
@@ -1054,7 +1180,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "deleteVectorIndex",
         tags: ["vector"],
         summary: "Delete a vector index",
-        description: "Deletes the index and its vectors.",
+        description:
+          "Deletes the index and its vectors. A repeat after the index is gone answers 404.",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Ok" },
@@ -1073,7 +1200,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "renameVectorIndex",
         tags: ["vector"],
         summary: "Rename a vector index",
-        description: "Gives the index a new name.",
+        description:
+          "Gives the index a new name. Repeating it is harmless: the same name is set again.",
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         requestBody: { $ref: "#/components/requestBodies/Rename" },
@@ -1094,7 +1222,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "resetVectorIndexTokens",
         tags: ["vector"],
         summary: "Reset the tokens",
-        description: "Replaces both the regular and the read-only token of the index.",
+        description:
+          "Replaces both the regular and the read-only token of the index. Not idempotent: every call issues new tokens.",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Ok" },
@@ -1113,7 +1242,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "setVectorIndexPlan",
         tags: ["vector"],
         summary: "Change the plan",
-        description: "Moves the index to another payment plan.",
+        description:
+          "Moves the index to another payment plan. Repeating it is harmless: the plan is set again.",
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         requestBody: {
@@ -1139,7 +1269,8 @@ export const managementSpec: Record<string, unknown> = {
         operationId: "transferVectorIndex",
         tags: ["vector"],
         summary: "Transfer a vector index",
-        description: "Transfers the index to another account or team.",
+        description:
+          "Transfers the index to another team (the older reference also allowed an account). Repeating it is harmless while the caller can still see the index (for example a team it belongs to); once the index left the caller's reach, a repeat answers 404.",
         "x-idempotent": true,
         security: [{ basicAuth: [] }],
         requestBody: {
@@ -1249,104 +1380,147 @@ export const managementSpec: Record<string, unknown> = {
       Error: {
         type: "object",
         description:
-          "Error body. No schema is published: bodies carry `error` or `message`, and some are plain text. Clients read `error`, then `message`, then the raw text.",
+          'Error body. The current reference documents `{ "code", "message" }`; older deployments send `{ "error" }`, and some answer plain text. Clients read `error`, then `message`, then the raw text.',
         additionalProperties: true,
         properties: {
-          error: { type: "string", description: "Human-readable reason." },
-          message: { type: "string", description: "Human-readable reason (other deployments)." },
+          error: { type: "string", description: "Human-readable reason (older deployments)." },
+          code: { type: "string", description: "Machine-readable error code (current reference)." },
+          message: { type: "string", description: "Human-readable reason (current reference)." },
         },
+      },
+      Platform: {
+        type: "string",
+        description: "Cloud platform of a database. When absent the service picks one (`aws`).",
+        "x-extensible-enum": ["aws", "gcp"],
       },
       PrimaryRegion: {
         type: "string",
-        description: "Primary region of a global database.",
-        enum: [
+        description:
+          "Primary region of a global database. `us-central1`, `us-east4`, `europe-west1` and `asia-northeast1` are on the `gcp` platform, the others on `aws`. Regions are added over time: any other string is sent as given.",
+        "x-extensible-enum": [
           "us-east-1",
+          "us-east-2",
           "us-west-1",
           "us-west-2",
-          "eu-west-1",
+          "ca-central-1",
           "eu-central-1",
+          "eu-west-1",
+          "eu-west-2",
+          "sa-east-1",
+          "ap-south-1",
+          "ap-northeast-1",
           "ap-southeast-1",
           "ap-southeast-2",
-          "sa-east-1",
+          "af-south-1",
+          "us-central1",
+          "us-east4",
+          "europe-west1",
+          "asia-northeast1",
         ],
       },
       ReadRegion: {
         type: "string",
-        description: "Read region of a global database.",
-        enum: [
+        description:
+          "Read region of a global database, at creation and in update-regions alike (the older reference's shorter lists and its exclusion of `ap-northeast-1` from update-regions are out of date). Regions are added over time: any other string is sent as given.",
+        "x-extensible-enum": [
           "us-east-1",
+          "us-east-2",
           "us-west-1",
           "us-west-2",
-          "eu-west-1",
+          "ca-central-1",
           "eu-central-1",
+          "eu-west-1",
+          "eu-west-2",
+          "sa-east-1",
+          "ap-south-1",
+          "ap-northeast-1",
           "ap-southeast-1",
           "ap-southeast-2",
-          "ap-northeast-1",
-          "sa-east-1",
         ],
       },
-      UpdatableReadRegion: {
+      DatabasePlan: {
         type: "string",
-        description: "Read region accepted by update-regions (`ap-northeast-1` is not).",
-        enum: [
-          "us-east-1",
-          "us-west-1",
-          "us-west-2",
-          "eu-west-1",
-          "eu-central-1",
-          "ap-southeast-1",
-          "ap-southeast-2",
-          "sa-east-1",
+        description: "Plan of a new database. Plans are added over time.",
+        "x-extensible-enum": [
+          "free",
+          "payg",
+          "fixed_250mb",
+          "fixed_1gb",
+          "fixed_5gb",
+          "fixed_10gb",
+          "fixed_50gb",
+          "fixed_100gb",
+          "fixed_500gb",
         ],
       },
       CreateDatabaseRequest: {
         type: "object",
-        description: "Settings of a new database.",
-        required: ["name"],
-        additionalProperties: false,
+        description:
+          "Settings of a new database. One of `database_name` (current) and `name` (older spelling) is required. `read_regions` must not contain `primary_region`. Fields not listed here are sent as given.",
         properties: {
-          name: { type: "string", minLength: 1, description: "Database name." },
+          database_name: {
+            type: "string",
+            minLength: 1,
+            description: "Database name (the current reference's spelling).",
+          },
+          name: {
+            type: "string",
+            minLength: 1,
+            deprecated: true,
+            description: "Database name, the older spelling of `database_name`; still accepted.",
+          },
+          platform: { $ref: "#/components/schemas/Platform" },
           region: {
             type: "string",
             default: "global",
             minLength: 1,
+            deprecated: true,
             description:
-              "`global` (the default) for a global database; a regional database names its region. For global databases only `global` is valid.",
+              '`global` for a global database (give `primary_region` too); the older reference also let a regional database name its region here. The current reference dropped this field and regional creation: send `"global"` or nothing, plus `primary_region`.',
           },
           primary_region: { $ref: "#/components/schemas/PrimaryRegion" },
           read_regions: {
             type: "array",
-            description: "Read regions of a global database.",
+            description: "Read regions of a global database; must not contain `primary_region`.",
             items: { $ref: "#/components/schemas/ReadRegion" },
+          },
+          plan: { $ref: "#/components/schemas/DatabasePlan" },
+          budget: { type: "integer", minimum: 0, description: "Monthly budget in US dollars." },
+          eviction: {
+            type: "boolean",
+            description: "true lets the database evict keys when it is full.",
           },
           tls: { type: "boolean", description: "true enables TLS." },
         },
+        anyOf: [
+          { type: "object", required: ["database_name"] },
+          { type: "object", required: ["name"] },
+        ],
       },
       RenameRequest: {
         type: "object",
-        description: "The new name.",
+        description: "The new name. Fields not listed here are sent as given.",
         required: ["name"],
-        additionalProperties: false,
         properties: { name: { type: "string", minLength: 1, description: "New name." } },
       },
       UpdateRegionsRequest: {
         type: "object",
-        description: "The read regions to set.",
+        description:
+          "The read regions to set; the list must not contain the database's primary region. Fields not listed here are sent as given.",
         required: ["read_regions"],
-        additionalProperties: false,
         properties: {
           read_regions: {
             type: "array",
-            description: "Read regions (`ap-northeast-1` is not accepted here).",
-            items: { $ref: "#/components/schemas/UpdatableReadRegion" },
+            description: "Read regions (the same list as at creation).",
+            items: { $ref: "#/components/schemas/ReadRegion" },
           },
         },
       },
       MoveToTeamRequest: {
         type: "object",
-        description: "Which database moves under which team.",
+        description:
+          "Which database moves under which team. Fields not listed here are sent as given.",
         required: ["team_id", "database_id"],
-        additionalProperties: false,
         properties: {
           team_id: { type: "string", minLength: 1, description: "Id of the target team." },
           database_id: { type: "string", minLength: 1, description: "Id of the database." },
@@ -1354,16 +1528,14 @@ export const managementSpec: Record<string, unknown> = {
       },
       CreateBackupRequest: {
         type: "object",
-        description: "The backup to create.",
+        description: "The backup to create. Fields not listed here are sent as given.",
         required: ["name"],
-        additionalProperties: false,
         properties: { name: { type: "string", minLength: 1, description: "Name of the backup." } },
       },
       RestoreBackupRequest: {
         type: "object",
-        description: "The backup to restore from.",
+        description: "The backup to restore from. Fields not listed here are sent as given.",
         required: ["backup_id"],
-        additionalProperties: false,
         properties: {
           backup_id: {
             type: "string",
@@ -1374,9 +1546,8 @@ export const managementSpec: Record<string, unknown> = {
       },
       CreateTeamRequest: {
         type: "object",
-        description: "The team to create.",
+        description: "The team to create. Fields not listed here are sent as given.",
         required: ["team_name", "copy_cc"],
-        additionalProperties: false,
         properties: {
           team_name: { type: "string", minLength: 1, description: "Team name." },
           copy_cc: {
@@ -1393,9 +1564,8 @@ export const managementSpec: Record<string, unknown> = {
       },
       AddTeamMemberRequest: {
         type: "object",
-        description: "The member to add.",
+        description: "The member to add. Fields not listed here are sent as given.",
         required: ["team_id", "member_email", "member_role"],
-        additionalProperties: false,
         properties: {
           team_id: { type: "string", minLength: 1, description: "Id of the team." },
           member_email: {
@@ -1408,9 +1578,8 @@ export const managementSpec: Record<string, unknown> = {
       },
       RemoveTeamMemberRequest: {
         type: "object",
-        description: "The member to remove.",
+        description: "The member to remove. Fields not listed here are sent as given.",
         required: ["team_id", "member_email"],
-        additionalProperties: false,
         properties: {
           team_id: { type: "string", minLength: 1, description: "Id of the team." },
           member_email: { type: "string", minLength: 1, description: "E-mail of the member." },
@@ -1418,19 +1587,20 @@ export const managementSpec: Record<string, unknown> = {
       },
       VectorRegion: {
         type: "string",
-        description: "Region of a vector index.",
-        enum: ["eu-west-1", "us-east-1"],
+        description: "Region of a vector index. Regions are added over time.",
+        "x-extensible-enum": ["eu-west-1", "us-east-1", "us-central1"],
       },
       SimilarityFunction: {
         type: "string",
         description:
-          "Similarity function. The seed spells `EUCLIDIAN`, the live service `EUCLIDEAN`: both are accepted (prefer `EUCLIDEAN`).",
+          "Similarity function. `EUCLIDIAN` is deprecated: it is the older reference's spelling of `EUCLIDEAN`, still accepted; prefer `EUCLIDEAN`.",
         enum: ["COSINE", "EUCLIDEAN", "EUCLIDIAN", "DOT_PRODUCT"],
       },
       EmbeddingModel: {
         type: "string",
-        description: "Embedding model the index computes vectors with.",
-        enum: [
+        description:
+          "Dense embedding model the index computes vectors with. The current reference lists `BGE_SMALL_EN_V1_5`, `BGE_BASE_EN_V1_5`, `BGE_LARGE_EN_V1_5` and `BGE_M3`; the older models `BERT_BASE_UNCASED`, `UAE_Large_V1`, `ALL_MINILM_L6_V2` and `MXBAI_EMBED_LARGE_V1` are deprecated but still accepted. Models are added over time.",
+        "x-extensible-enum": [
           "BGE_SMALL_EN_V1_5",
           "BGE_BASE_EN_V1_5",
           "BGE_LARGE_EN_V1_5",
@@ -1441,21 +1611,31 @@ export const managementSpec: Record<string, unknown> = {
           "MXBAI_EMBED_LARGE_V1",
         ],
       },
+      SparseEmbeddingModel: {
+        type: "string",
+        description:
+          "Sparse embedding model of a sparse or hybrid index. Models are added over time.",
+        "x-extensible-enum": ["BM25", "BGE_M3"],
+      },
+      IndexType: {
+        type: "string",
+        description: "Kind of vector index. Kinds may be added over time.",
+        "x-extensible-enum": ["DENSE", "SPARSE", "HYBRID"],
+      },
       VectorPlan: {
         type: "string",
-        description: "Payment plan of a new index.",
-        enum: ["payg", "fixed"],
+        description: "Payment plan of a new index. Plans are added over time.",
+        "x-extensible-enum": ["payg", "fixed", "paid"],
       },
       TargetPlan: {
         type: "string",
-        description: "Plan an index can move to.",
-        enum: ["free", "payg", "fixed"],
+        description: "Plan an index can move to. Plans are added over time.",
+        "x-extensible-enum": ["free", "payg", "fixed"],
       },
       CreateVectorIndexRequest: {
         type: "object",
-        description: "Settings of a new vector index.",
+        description: "Settings of a new vector index. Fields not listed here are sent as given.",
         required: ["name", "region", "similarity_function", "dimension_count"],
-        additionalProperties: false,
         properties: {
           name: { type: "string", minLength: 1, description: "Index name." },
           region: { $ref: "#/components/schemas/VectorRegion" },
@@ -1467,25 +1647,26 @@ export const managementSpec: Record<string, unknown> = {
           },
           type: { $ref: "#/components/schemas/VectorPlan" },
           embedding_model: { $ref: "#/components/schemas/EmbeddingModel" },
+          index_type: { $ref: "#/components/schemas/IndexType" },
+          sparse_embedding_model: { $ref: "#/components/schemas/SparseEmbeddingModel" },
         },
       },
       SetPlanRequest: {
         type: "object",
-        description: "The plan to move to.",
+        description: "The plan to move to. Fields not listed here are sent as given.",
         required: ["target_plan"],
-        additionalProperties: false,
         properties: { target_plan: { $ref: "#/components/schemas/TargetPlan" } },
       },
       TransferRequest: {
         type: "object",
-        description: "Where the index goes.",
+        description: "Where the index goes. Fields not listed here are sent as given.",
         required: ["target_account"],
-        additionalProperties: false,
         properties: {
           target_account: {
             type: "string",
             minLength: 1,
-            description: "Id of the target account or team.",
+            description:
+              "Id of the target team (current reference). The older reference also accepted `team:<TEAM_ID>` or an account e-mail; the value is sent as given.",
           },
         },
       },
@@ -1504,7 +1685,8 @@ export const managementSpec: Record<string, unknown> = {
           creation_time: { type: "integer", format: "int64", description: "Unix seconds." },
           state: {
             type: "string",
-            description: "`active`, `suspended` or `passive`; new values may appear.",
+            description: "State of the database; new values may appear.",
+            "x-extensible-enum": ["active", "suspended", "passive"],
           },
           endpoint: { type: "string", description: "Host name." },
           tls: { type: "boolean" },
@@ -1528,10 +1710,27 @@ export const managementSpec: Record<string, unknown> = {
           consistent: { type: "boolean" },
           type: {
             type: "string",
-            description: "`free`, `payg`, `pro` or `paid`; new values may appear.",
+            description: "Plan type of the database; new values may appear.",
+            "x-extensible-enum": ["free", "payg", "pro", "paid"],
           },
-          budget: { type: "number" },
+          budget: { type: "number", description: "Monthly budget in US dollars." },
           daily_backup_enabled: { type: "boolean" },
+          prod_pack_enabled: {
+            type: "boolean",
+            description: "Whether the production pack is enabled.",
+          },
+          db_eviction: { type: "boolean" },
+          replicas: { type: "integer" },
+          modifying_state: {
+            type: "string",
+            description: "A change in progress on the database, when there is one.",
+          },
+          db_acl_enabled: {
+            type: "string",
+            enum: ["true", "false"],
+            description:
+              'Whether ACLs are enabled, as the string `"true"` or `"false"` (not a boolean).',
+          },
           db_max_clients: { type: "number" },
           db_max_request_size: { type: "number" },
           db_disk_threshold: { type: "number" },
@@ -1554,21 +1753,28 @@ export const managementSpec: Record<string, unknown> = {
           y: { type: "number" },
         },
       },
+      StatsSeries: {
+        type: "array",
+        nullable: true,
+        description: "A time series; `null` when the service has no data for it.",
+        items: { $ref: "#/components/schemas/StatsPoint" },
+      },
       DatabaseStats: {
         type: "object",
-        description: "Statistics of a database. Series not listed here may appear.",
+        description:
+          "Statistics of a database. Series not listed here may appear and are kept (the current service adds latency percentiles, daily read/write series and `command_counts`); any series can be `null`.",
         additionalProperties: true,
         properties: {
-          throughput: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          latencymean: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          keyspace: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          connection_count: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          hits: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          misses: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          read: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          write: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          dailyrequests: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
-          diskusage: { type: "array", items: { $ref: "#/components/schemas/StatsPoint" } },
+          throughput: { $ref: "#/components/schemas/StatsSeries" },
+          latencymean: { $ref: "#/components/schemas/StatsSeries" },
+          keyspace: { $ref: "#/components/schemas/StatsSeries" },
+          connection_count: { $ref: "#/components/schemas/StatsSeries" },
+          hits: { $ref: "#/components/schemas/StatsSeries" },
+          misses: { $ref: "#/components/schemas/StatsSeries" },
+          read: { $ref: "#/components/schemas/StatsSeries" },
+          write: { $ref: "#/components/schemas/StatsSeries" },
+          dailyrequests: { $ref: "#/components/schemas/StatsSeries" },
+          diskusage: { $ref: "#/components/schemas/StatsSeries" },
           total_monthly_requests: { type: "number" },
           total_monthly_billing: { type: "number" },
           current_storage: { type: "number" },
@@ -1588,10 +1794,23 @@ export const managementSpec: Record<string, unknown> = {
           creation_time: { type: "integer", format: "int64" },
           state: {
             type: "string",
-            description: "`pending`, `completed` or `failed`; new values may appear.",
+            description: "State of the backup; new values may appear.",
+            "x-extensible-enum": ["pending", "completed", "failed"],
           },
           backup_size: { type: "number" },
-          daily_backup: { type: "boolean" },
+          daily_backup: {
+            type: "string",
+            enum: ["true", "false"],
+            description:
+              'Whether this is a daily backup, as the string `"true"` or `"false"` (not a boolean).',
+          },
+          hourly_backup: {
+            type: "string",
+            enum: ["true", "false"],
+            description:
+              'Whether this is an hourly backup, as the string `"true"` or `"false"` (not a boolean).',
+          },
+          internal_backup_tag: { type: "string" },
         },
       },
       Team: {
@@ -1605,7 +1824,8 @@ export const managementSpec: Record<string, unknown> = {
           copy_cc: { type: "boolean" },
           member_role: {
             type: "string",
-            description: "`owner`, `admin`, `dev` or `finance`; new values may appear.",
+            description: "The caller's role in the team; new values may appear.",
+            "x-extensible-enum": ["owner", "admin", "dev", "finance"],
           },
         },
       },
@@ -1620,8 +1840,10 @@ export const managementSpec: Record<string, unknown> = {
           member_email: { type: "string" },
           member_role: {
             type: "string",
-            description: "`owner`, `admin`, `dev` or `finance`; new values may appear.",
+            description: "Role of the member; new values may appear.",
+            "x-extensible-enum": ["owner", "admin", "dev", "finance"],
           },
+          copy_cc: { type: "boolean" },
         },
       },
       VectorIndex: {
@@ -1635,16 +1857,19 @@ export const managementSpec: Record<string, unknown> = {
           name: { type: "string" },
           similarity_function: {
             type: "string",
-            description: "`COSINE`, `EUCLIDEAN` or `DOT_PRODUCT`; new values may appear.",
+            description: "Similarity function; new values may appear.",
+            "x-extensible-enum": ["COSINE", "EUCLIDEAN", "DOT_PRODUCT"],
           },
           dimension_count: { type: "integer" },
           embedding_model: { type: "string" },
+          sparse_embedding_model: { type: "string" },
           endpoint: { type: "string" },
           token: { type: "string" },
           read_only_token: { type: "string" },
           type: {
             type: "string",
-            description: "`free`, `payg`, `fixed` or `paid`; new values may appear.",
+            description: "Plan of the index; new values may appear.",
+            "x-extensible-enum": ["free", "payg", "fixed", "paid"],
           },
           region: { type: "string" },
           creation_time: { type: "integer", format: "int64" },
@@ -1654,9 +1879,11 @@ export const managementSpec: Record<string, unknown> = {
           max_monthly_bandwidth: { type: "integer", description: "-1 means unlimited." },
           max_writes_per_second: { type: "integer" },
           max_query_per_second: { type: "integer" },
+          reserved_price: { type: "number" },
           index_type: {
             type: "string",
-            description: "`DENSE`, `SPARSE` or `HYBRID`; new values may appear.",
+            description: "Kind of index; new values may appear.",
+            "x-extensible-enum": ["DENSE", "SPARSE", "HYBRID"],
           },
         },
       },
