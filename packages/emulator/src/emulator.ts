@@ -15,7 +15,7 @@ import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { Router } from "./internal/router.js";
 import { handleRequest } from "./internal/server.js";
-import { compileSpec, enumOf } from "./internal/spec-validation.js";
+import { compileSpec } from "./internal/spec-validation.js";
 
 /** A management account the emulator accepts (HTTP Basic: e-mail as user, API key as password). */
 export interface EmulatorAccount {
@@ -136,7 +136,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? Date.now()),
   );
   const baseCount = base.length;
-  const management = new ManagementState(enumOf(managementSpec, "ReadRegion"));
+  const management = new ManagementState();
   const faults = new Faults();
   let simulated = 0;
 

@@ -234,8 +234,15 @@ export function validateQuery(
       if (param.schema.default !== undefined) out[param.name] = param.schema.default;
       continue;
     }
-    if (param.schema.type === "array") {
-      const items = param.schema.items ?? {};
+    // An array schema, or a `oneOf` with an array branch (a repeatable filter), takes repeated keys.
+    const list =
+      param.schema.type === "array"
+        ? param.schema
+        : values.length > 1
+          ? param.schema.oneOf?.find((s) => s.type === "array")
+          : undefined;
+    if (list) {
+      const items = list.items ?? {};
       out[param.name] = values.map((v) => coerceParameter({ ...param, schema: items }, v));
       continue;
     }
