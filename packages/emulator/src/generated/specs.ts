@@ -110,7 +110,8 @@ export const logsSpec: Record<string, unknown> = {
       bearerAuth: {
         type: "http",
         scheme: "bearer",
-        description: "`Authorization: Bearer <TOKEN>` with the service token.",
+        description:
+          "`Authorization: Bearer <TOKEN>` with the service token. The service also accepts the token as the query parameter `qstash_token`; clients never send it there, because query strings end up in logs.",
       },
     },
     parameters: {
@@ -619,7 +620,7 @@ export const managementSpec: Record<string, unknown> = {
         tags: ["databases"],
         summary: "Reset the password",
         description:
-          "Replaces the password and REST tokens of the database; the old ones stop working. Not idempotent: every call issues new secrets.",
+          "Replaces the password and REST tokens of the database; the old ones stop working. Not idempotent: repeating it issues new secrets again.",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Database" },
@@ -702,7 +703,7 @@ export const managementSpec: Record<string, unknown> = {
         tags: ["databases"],
         summary: "Enable automatic upgrade",
         description:
-          "Lets the database move to a higher plan automatically. When auto upgrade is already on, the service answers an error whose message contains `already enabled`: the database is as requested, so clients treat that answer as success.",
+          "Lets the database move to a higher plan automatically. A repeat (auto upgrade already on) is answered with an error whose message contains `already enabled`: the database is as requested, so clients treat that answer as success.",
         "x-idempotent": true,
         "x-already-applied": "already enabled",
         security: [{ basicAuth: [] }],
@@ -724,7 +725,7 @@ export const managementSpec: Record<string, unknown> = {
         tags: ["databases"],
         summary: "Disable automatic upgrade",
         description:
-          "Keeps the database on its plan. When auto upgrade is already off, the service answers an error whose message contains `already disabled`: the database is as requested, so clients treat that answer as success.",
+          "Keeps the database on its plan. A repeat (auto upgrade already off) is answered with an error whose message contains `already disabled`: the database is as requested, so clients treat that answer as success.",
         "x-idempotent": true,
         "x-already-applied": "already disabled",
         security: [{ basicAuth: [] }],
@@ -799,7 +800,7 @@ export const managementSpec: Record<string, unknown> = {
         tags: ["backups"],
         summary: "Create a backup",
         description:
-          "Starts a backup of the database. Not idempotent: every call starts another backup.",
+          "Starts a backup of the database. Not idempotent: repeating it starts another backup.",
         security: [{ basicAuth: [] }],
         requestBody: {
           required: true,
@@ -949,7 +950,7 @@ export const managementSpec: Record<string, unknown> = {
         tags: ["teams"],
         summary: "Create a team",
         description:
-          "Creates a team; the caller becomes its owner. Not idempotent: every call creates another team.",
+          "Creates a team; the caller becomes its owner. Not idempotent: repeating it creates another team.",
         security: [{ basicAuth: [] }],
         requestBody: {
           required: true,
@@ -1223,7 +1224,7 @@ export const managementSpec: Record<string, unknown> = {
         tags: ["vector"],
         summary: "Reset the tokens",
         description:
-          "Replaces both the regular and the read-only token of the index. Not idempotent: every call issues new tokens.",
+          "Replaces both the regular and the read-only token of the index. Not idempotent: repeating it issues new tokens again.",
         security: [{ basicAuth: [] }],
         responses: {
           "200": { $ref: "#/components/responses/Ok" },

@@ -129,7 +129,7 @@ export interface paths {
     put?: never;
     /**
      * Reset the password
-     * @description Replaces the password and REST tokens of the database; the old ones stop working. Not idempotent: every call issues new secrets.
+     * @description Replaces the password and REST tokens of the database; the old ones stop working. Not idempotent: repeating it issues new secrets again.
      */
     post: operations["resetDatabasePassword"];
     delete?: never;
@@ -221,7 +221,7 @@ export interface paths {
     put?: never;
     /**
      * Enable automatic upgrade
-     * @description Lets the database move to a higher plan automatically. When auto upgrade is already on, the service answers an error whose message contains `already enabled`: the database is as requested, so clients treat that answer as success.
+     * @description Lets the database move to a higher plan automatically. A repeat (auto upgrade already on) is answered with an error whose message contains `already enabled`: the database is as requested, so clients treat that answer as success.
      */
     post: operations["enableDatabaseAutoUpgrade"];
     delete?: never;
@@ -244,7 +244,7 @@ export interface paths {
     put?: never;
     /**
      * Disable automatic upgrade
-     * @description Keeps the database on its plan. When auto upgrade is already off, the service answers an error whose message contains `already disabled`: the database is as requested, so clients treat that answer as success.
+     * @description Keeps the database on its plan. A repeat (auto upgrade already off) is answered with an error whose message contains `already disabled`: the database is as requested, so clients treat that answer as success.
      */
     post: operations["disableDatabaseAutoUpgrade"];
     delete?: never;
@@ -310,7 +310,7 @@ export interface paths {
     put?: never;
     /**
      * Create a backup
-     * @description Starts a backup of the database. Not idempotent: every call starts another backup.
+     * @description Starts a backup of the database. Not idempotent: repeating it starts another backup.
      */
     post: operations["createBackup"];
     delete?: never;
@@ -447,7 +447,7 @@ export interface paths {
     put?: never;
     /**
      * Create a team
-     * @description Creates a team; the caller becomes its owner. Not idempotent: every call creates another team.
+     * @description Creates a team; the caller becomes its owner. Not idempotent: repeating it creates another team.
      */
     post: operations["createTeam"];
     delete?: never;
@@ -634,7 +634,7 @@ export interface paths {
     put?: never;
     /**
      * Reset the tokens
-     * @description Replaces both the regular and the read-only token of the index. Not idempotent: every call issues new tokens.
+     * @description Replaces both the regular and the read-only token of the index. Not idempotent: repeating it issues new tokens again.
      */
     post: operations["resetVectorIndexTokens"];
     delete?: never;
