@@ -14,6 +14,7 @@ type Schema = Record<string, unknown> & {
   items?: Schema;
   oneOf?: Schema[];
   anyOf?: Schema[];
+  allOf?: Schema[];
   nullable?: boolean;
   deprecated?: boolean;
   description?: string;
@@ -192,9 +193,8 @@ describe("the management spec has the current reference", () => {
       deprecated: true,
       default: "global",
     });
-    expect(create.anyOf).toEqual([
-      { type: "object", required: ["database_name"] },
-      { type: "object", required: ["name"] },
+    expect(create.allOf).toEqual([
+      { anyOf: [{ required: ["database_name"] }, { required: ["name"] }] },
     ]);
     expect(create.description).toMatch(/must not contain `primary_region`/);
     expect(body("POST /v2/redis/update-regions/{id}").description).toMatch(

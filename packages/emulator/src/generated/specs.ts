@@ -1493,10 +1493,7 @@ export const managementSpec: Record<string, unknown> = {
           },
           tls: { type: "boolean", description: "true enables TLS." },
         },
-        anyOf: [
-          { type: "object", required: ["database_name"] },
-          { type: "object", required: ["name"] },
-        ],
+        allOf: [{ anyOf: [{ required: ["database_name"] }, { required: ["name"] }] }],
       },
       RenameRequest: {
         type: "object",

@@ -718,35 +718,32 @@ export interface components {
     /** @description Plan of a new database. Plans are added over time. */
     DatabasePlan: string;
     /** @description Settings of a new database. One of `database_name` (current) and `name` (older spelling) is required. `read_regions` must not contain `primary_region`. Fields not listed here are sent as given. */
-    CreateDatabaseRequest:
-      | {
-          /** @description Database name (the current reference's spelling). */
-          database_name?: string;
-          /**
-           * @deprecated
-           * @description Database name, the older spelling of `database_name`; still accepted.
-           */
-          name?: string;
-          platform?: components["schemas"]["Platform"];
-          /**
-           * @deprecated
-           * @description `global` for a global database (give `primary_region` too); the older reference also let a regional database name its region here. The current reference dropped this field and regional creation: send `"global"` or nothing, plus `primary_region`.
-           * @default global
-           */
-          region?: string;
-          primary_region?: components["schemas"]["PrimaryRegion"];
-          /** @description Read regions of a global database; must not contain `primary_region`. */
-          read_regions?: components["schemas"]["ReadRegion"][];
-          plan?: components["schemas"]["DatabasePlan"];
-          /** @description Monthly budget in US dollars. */
-          budget?: number;
-          /** @description true lets the database evict keys when it is full. */
-          eviction?: boolean;
-          /** @description true enables TLS. */
-          tls?: boolean;
-        }
-      | Record<string, never>
-      | Record<string, never>;
+    CreateDatabaseRequest: {
+      /** @description Database name (the current reference's spelling). */
+      database_name?: string;
+      /**
+       * @deprecated
+       * @description Database name, the older spelling of `database_name`; still accepted.
+       */
+      name?: string;
+      platform?: components["schemas"]["Platform"];
+      /**
+       * @deprecated
+       * @description `global` for a global database (give `primary_region` too); the older reference also let a regional database name its region here. The current reference dropped this field and regional creation: send `"global"` or nothing, plus `primary_region`.
+       * @default global
+       */
+      region?: string;
+      primary_region?: components["schemas"]["PrimaryRegion"];
+      /** @description Read regions of a global database; must not contain `primary_region`. */
+      read_regions?: components["schemas"]["ReadRegion"][];
+      plan?: components["schemas"]["DatabasePlan"];
+      /** @description Monthly budget in US dollars. */
+      budget?: number;
+      /** @description true lets the database evict keys when it is full. */
+      eviction?: boolean;
+      /** @description true enables TLS. */
+      tls?: boolean;
+    } & (unknown | unknown);
     /** @description The new name. Fields not listed here are sent as given. */
     RenameRequest: {
       /** @description New name. */
