@@ -58,7 +58,7 @@ describe("pnpm generate", () => {
       spec,
       readFileSync(spec, "utf8").replace(
         '        - $ref: "#/components/parameters/order"\n',
-        '        - $ref: "#/components/parameters/order"\n        - name: callerIp\n          in: query\n          required: false\n          description: Only entries published from this IP.\n          schema:\n            type: string\n',
+        '        - $ref: "#/components/parameters/order"\n        - name: sourceRegion\n          in: query\n          required: false\n          description: Only entries published from this region.\n          schema:\n            type: string\n',
       ),
     );
 
@@ -74,7 +74,9 @@ describe("pnpm generate", () => {
       "packages/logs-client/src/generated/schema.ts",
       "packages/emulator/src/generated/specs.ts",
     ]);
-    expect(read("packages/logs-client/src/generated/schema.ts")).toContain("callerIp?: string;");
+    expect(read("packages/logs-client/src/generated/schema.ts")).toContain(
+      "sourceRegion?: string;",
+    );
     expect(generate("--check").status).toBe(0);
   });
 
