@@ -131,7 +131,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? Date.now()),
   );
   const baseCount = base.length;
-  const management = new ManagementState(valueSets.management.ReadRegion);
+  const management = new ManagementState();
   const faults = new Faults();
   let simulated = 0;
 

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Auth } from "./auth.js";
 import type { Faults, FaultRule } from "./faults.js";
-import { entryJson, parseCursor, type LogsStore } from "./logs-store.js";
+import { entryJson, logQuery, parseCursor, type LogsStore } from "./logs-store.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
 import { ValidationError } from "@api-clients/core";
 import type { SpecOperation } from "../generated/operations.js";
@@ -142,23 +142,7 @@ function listLogs(ctx: ServerContext, query: Record<string, unknown>): string {
         "must be a cursor returned by a previous page (<timestamp_ms>-<sequence>)",
       );
   }
-  const s = (k: string): string | undefined =>
-    typeof query[k] === "string" ? (query[k] as string) : undefined;
-  const n = (k: string): number | undefined =>
-    typeof query[k] === "number" ? (query[k] as number) : undefined;
-  const page = ctx.logs.page({
-    cursor,
-    messageId: s("messageId"),
-    state: s("state"),
-    url: s("url"),
-    topicName: s("topicName"),
-    scheduleId: s("scheduleId"),
-    queueName: s("queueName"),
-    fromDate: n("fromDate"),
-    toDate: n("toDate"),
-    count: n("count") ?? 1000,
-    order: query["order"] === "earliestFirst" ? "earliestFirst" : "latestFirst",
-  });
+  const page = ctx.logs.page(logQuery(query, cursor));
   const parts = new Array<string>(page.entries.length);
   for (let i = 0; i < page.entries.length; i++) parts[i] = entryJson(page.entries[i]!);
   const head = page.cursor === undefined ? "{" : `{"cursor":"${page.cursor}",`;
