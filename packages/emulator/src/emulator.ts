@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { logsSpec, managementSpec } from "./generated/specs.js";
 import { createAdmin } from "./internal/admin.js";
-import { Auth } from "./internal/auth.js";
+import { Auth, checkCredentials } from "./internal/auth.js";
 import { Faults, type FaultRule } from "./internal/faults.js";
 import {
   generateLogs,
@@ -39,7 +39,11 @@ export interface EmulatorOptions {
   logsEndTime?: number;
   /** Bearer token of the logs API. @default a random token */
   logsToken?: string;
-  /** Management accounts; the first one is `credentials`. @default one account with a random API key */
+  /**
+   * Management accounts; the first one is `credentials`. Each needs a non-empty `apiKey` and an `email`
+   * without `:` or spaces, and no e-mail may appear twice: `startEmulator()` throws a TypeError
+   * otherwise. @default one account with a random API key
+   */
   accounts?: EmulatorAccount[];
   /** Longest time to receive a whole request, milliseconds. @default 30000 */
   requestTimeoutMs?: number;
@@ -119,7 +123,10 @@ const router = (): Router =>
     ...compileSpec("management", managementSpec),
   ]));
 
-/** Starts an emulator of both APIs and resolves once it listens. */
+/**
+ * Starts an emulator of both APIs and resolves once it listens. Rejects with a TypeError naming the
+ * option when an option is invalid (an account without API key, say); the message never holds a secret.
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? "127.0.0.1";
   const logsToken = options.logsToken ?? randomToken("emu_");
@@ -127,6 +134,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options.accounts && options.accounts.length > 0
       ? options.accounts.map((a) => ({ ...a }))
       : [{ email: "dev@example.com", apiKey: randomToken("") }];
+  checkCredentials(logsToken, options.accounts ?? []);
   const first = accounts[0] as EmulatorAccount;
   const seed = options.seed ?? 1;
   const auth = new Auth(logsToken, accounts);
