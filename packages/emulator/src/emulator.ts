@@ -11,6 +11,7 @@ import {
   simulateEntries,
   type SimulateMessageOptions,
 } from "./internal/log-generator.js";
+import { entriesProblem, simulateProblem, snapshotProblem } from "./internal/limits.js";
 import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { Router } from "./internal/router.js";
@@ -79,9 +80,16 @@ export interface EmulatorSnapshot {
 
 /** The log store of a running emulator. */
 export interface EmulatorLogs {
-  /** Adds entries (a state of a message each) and returns them as stored. */
+  /**
+   * Adds entries (a state of a message each) and returns them as stored. Throws a TypeError past the
+   * limits of the README's "Limits and protections" (10,000 entries, 32 levels and 64 KiB per entry,
+   * `time` an integer from 0 to 8.64e15).
+   */
   append(entries: readonly LogEntryInput[]): LogEntry[];
-  /** Adds the whole life of one message (CREATED → ACTIVE → … → outcome) and returns its entries. */
+  /**
+   * Adds the whole life of one message (CREATED → ACTIVE → … → outcome) and returns its entries.
+   * Throws a TypeError past the limits (`retries` at most 1,000, `stepMs` at most one day).
+   */
   simulateMessage(opts?: SimulateMessageOptions): { messageId: string; entries: LogEntry[] };
   /** The entries of one message, oldest first. */
   message(messageId: string): LogEntry[];
@@ -151,6 +159,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const toEntry = (e: StoredEntry): LogEntry => entryObject(e) as LogEntry;
   const logs: EmulatorLogs = {
     append(entries) {
+      const problem = entriesProblem(entries);
+      if (problem) throw new TypeError(problem);
       const now = Date.now();
       const stored = store.append(
         entries.map((e, i) =>
@@ -160,6 +170,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return stored.map(toEntry);
     },
     simulateMessage(opts = {}) {
+      const problem = simulateProblem(opts);
+      if (problem) throw new TypeError(problem);
       const stored = store.append(simulateEntries(opts, seed * 7919 + ++simulated));
       return { messageId: stored[0]?.messageId ?? "", entries: stored.map(toEntry) };
     },
@@ -197,8 +209,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       };
     },
     restore(snap: EmulatorSnapshot) {
-      if (snap?.version !== 1)
-        throw new TypeError("snapshot: must come from snapshot() (version 1)");
+      const problem = snapshotProblem(snap);
+      if (problem) throw new TypeError(problem);
       const appended = (snap.logs?.appended ?? []).map((o) => {
         const { seq, ...rest } = o;
         return { ...fromObject(rest, { time: Date.now(), messageId: `msg_restored_${seq}` }), seq };

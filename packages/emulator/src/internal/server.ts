@@ -24,12 +24,12 @@ export interface ServerContext {
   readonly auth: () => Auth;
   readonly logs: LogsStore;
   readonly management: ManagementState;
-  /** Handles `/__emulator/...`; returns the status and JSON body. */
+  /** Handles `/__emulator/...`; resolves to the status and JSON body. */
   readonly admin: (
     method: string,
     path: string,
     body: unknown,
-  ) => { status: number; body: unknown };
+  ) => Promise<{ status: number; body: unknown }>;
 }
 
 /** Sends a JSON body (given as text or as a value). */
@@ -198,7 +198,7 @@ export async function handleRequest(
         return sendError(res, 403, "admin: only available from the loopback interface");
       }
       const body = parseJson(await readBody(req));
-      const out = ctx.admin(method, path, body);
+      const out = await ctx.admin(method, path, body);
       return sendJson(res, out.status, out.body);
     }
 
