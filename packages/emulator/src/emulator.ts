@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { logsSpec, managementSpec } from "./generated/specs.js";
+import { checkAdminAccess, checkCorsSetting } from "./internal/access.js";
 import { createAdmin } from "./internal/admin.js";
 import { Auth, checkCredentials } from "./internal/auth.js";
 import { Faults, type FaultRule } from "./internal/faults.js";
@@ -46,6 +47,27 @@ export interface EmulatorOptions {
    * otherwise. @default one account with a random API key
    */
   accounts?: EmulatorAccount[];
+  /**
+   * Origins whose browser scripts may read the logs and management APIs' answers
+   * (`Access-Control-Allow-Origin`): `"*"` for any, one origin (`"http://localhost:5173"`), a list
+   * (the request's origin is echoed when listed), or `false` for no CORS headers at all. Preflights
+   * are answered with 204. The admin API never follows this setting (see `adminOrigins`).
+   * @default "*" (the emulator binds to loopback)
+   */
+  corsOrigin?: "*" | (string & {}) | readonly string[] | false;
+  /**
+   * Host names (without port) the admin API accepts in `Host`, besides `localhost`, `127.x.x.x` and
+   * `[::1]`; other names get 403, which stops DNS-rebinding pages from reading the snapshot. Add the
+   * name you reach the emulator by when it is not a loopback name (an `/etc/hosts` alias, say).
+   * @default []
+   */
+  adminHosts?: readonly string[];
+  /**
+   * Origins (`http://host:port`) whose pages may call the admin API, besides pages served from
+   * loopback names; requests from any other `Origin` get 403. Requests without `Origin` (curl, Node)
+   * are not affected. @default []
+   */
+  adminOrigins?: readonly string[];
   /** Longest time to receive a whole request, milliseconds. @default 30000 */
   requestTimeoutMs?: number;
   /** Longest time to receive the request headers, milliseconds. @default 10000 */
@@ -143,6 +165,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ? options.accounts.map((a) => ({ ...a }))
       : [{ email: "dev@example.com", apiKey: randomToken("") }];
   checkCredentials(logsToken, options.accounts ?? []);
+  const cors = checkCorsSetting(options.corsOrigin);
+  const adminAccess = checkAdminAccess(options.adminHosts, options.adminOrigins);
   const first = accounts[0] as EmulatorAccount;
   const seed = options.seed ?? 1;
   const auth = new Auth(logsToken, accounts);
@@ -238,7 +262,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  const ctx = { router: router(), faults, auth: () => auth, logs: store, management, admin };
+  const ctx = {
+    router: router(),
+    faults,
+    auth: () => auth,
+    logs: store,
+    management,
+    admin,
+    cors,
+    adminAccess,
+  };
   server.on("request", (req, res) => void handleRequest(ctx, req, res));
   server.on("clientError", (_err, socket) => {
     if (socket.writable) {
