@@ -118,7 +118,11 @@ class BodyTooLarge extends Error {}
 /** Reads the whole body, failing as soon as it grows past `limit` bytes. */
 async function readBody(response: Response, limit: number): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > limit) throw new BodyTooLarge(`${declared}`);
+  if (declared > limit) {
+    // Not read, so cancel it: otherwise the connection stays open, the server blocked on a full socket.
+    response.body?.cancel().catch(() => undefined);
+    throw new BodyTooLarge(`${declared}`);
+  }
   if (response.body === null) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
