@@ -4,7 +4,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestServer, type ScriptedResponse, type TestServer } from "../support/log-server.js";
+import type { ScriptedResponse } from "../../../core/test/support/test-server.js";
+import { startTestServer, type TestServer } from "../support/log-server.js";
 
 let server: TestServer;
 beforeAll(async () => {
