@@ -163,7 +163,7 @@ function checkedSerializer<Args extends [unknown, ...unknown[]]>(
         for (const item of Array.isArray(value) ? value : [value]) {
           if (typeof item === "string" && !isWellFormed(item)) {
             throw new ValidationError(
-              `${location}.${name}`,
+              name,
               "must be well-formed Unicode (it holds a lone surrogate)",
             );
           }
@@ -258,7 +258,8 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     const { method } = request;
     const url = redactUrl(request.url);
     const limits: Limits = validateLimits(request, options);
-    const idempotent = operationOf.get(request)?.idempotent ?? isIdempotentMethod(method);
+    const operation = operationOf.get(request);
+    const idempotent = operation?.idempotent ?? isIdempotentMethod(method);
     const userSignal = request.signal;
     request.headers.set("authorization", authorization);
 
@@ -306,7 +307,10 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         if (decision.retry) {
           response.body?.cancel().catch(() => undefined);
         } else {
-          const bytes = await readBody(response, limits.maxResponseBytes);
+          const read = await readBody(response, limits.maxResponseBytes);
+          // Every accepted form of an acknowledgement ("OK" as JSON or text, or empty) reads as "OK".
+          const bytes =
+            response.ok && operation?.success === "acknowledgement" ? acknowledged(read) : read;
           const note = "note" in decision ? decision.note : undefined;
           const exchange = { method, url, attempts: attempt, redact };
           const final = finalResponse(response, bytes, exchange, note);
@@ -437,7 +441,8 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */
 function readSuccess(operation: OperationSpec, data: unknown, response: Response): unknown {
   if (operation.success === "acknowledgement") {
-    if (isAcknowledgement(data)) return undefined;
+    // The pipeline turned every accepted form into the JSON string "OK".
+    if (data === '"OK"') return undefined;
     throw invalidResponse(response, 'expected the acknowledgement "OK"', data);
   }
   if (data === undefined) throw invalidResponse(response, "response body is empty");
@@ -448,10 +453,15 @@ function readSuccess(operation: OperationSpec, data: unknown, response: Response
   return data;
 }
 
+/** The body of an acknowledgement as the JSON string `"OK"` when it is one of its accepted forms. */
+function acknowledged(bytes: Uint8Array): Uint8Array {
+  return isAcknowledgement(new TextDecoder().decode(bytes))
+    ? new TextEncoder().encode('"OK"')
+    : bytes;
+}
+
 /** `"OK"` as a JSON string, plain `OK` (any case, surrounding white space) or an empty body. */
-function isAcknowledgement(text: unknown): boolean {
-  if (text === undefined) return true;
-  if (typeof text !== "string") return false;
+function isAcknowledgement(text: string): boolean {
   const trimmed = text.trim();
   if (trimmed === "" || trimmed.toUpperCase() === "OK") return true;
   if (!trimmed.startsWith('"')) return false;

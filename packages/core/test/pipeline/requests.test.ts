@@ -276,12 +276,12 @@ describe("parameters and bodies are checked before anything is sent", () => {
     [
       "a lone surrogate in a path parameter",
       (api) => api.raw.GET("/items/{id}", { params: { path: { id: "a\uD800" } } }),
-      "path.id: must be well-formed Unicode (it holds a lone surrogate)",
+      "id: must be well-formed Unicode (it holds a lone surrogate)",
     ],
     [
       "a lone surrogate in a query value",
       (api) => api.call("getThing", { query: { cursor: "\uDC00x" } }),
-      "query.cursor: must be well-formed Unicode (it holds a lone surrogate)",
+      "cursor: must be well-formed Unicode (it holds a lone surrogate)",
     ],
   ])("refuses %s", async (_name, send, message) => {
     const error = await rejection(send(testApi(server.url)));

@@ -42,7 +42,7 @@ describe("generated logs types with openapi-fetch", () => {
     ]);
     expect(data?.cursor).toBe("1686652644442-12");
     expect(data?.events?.[0]?.messageId).toBe("msg_1");
-    expectTypeOf(data!.events).toExtend<LogEntry[] | undefined>();
+    expectTypeOf(data!.events?.[0]?.messageId).toEqualTypeOf<string | undefined>();
     expectTypeOf<LogEntry["time"]>().toEqualTypeOf<string | number>();
   });
 });
