@@ -109,6 +109,21 @@ describe("api-clients logs list", () => {
     expect(result.stdout).not.toMatch(/\x1b\[/); // not a terminal: no colour
   });
 
+  it("colours states with FORCE_COLOR, never with NO_COLOR (which wins) or --no-color", async () => {
+    emu.logs.append([{ state: "FAILED", messageId: "msg_colour" }]);
+    const args = ["logs", "list", ...cli.base, "--message-id", "msg_colour"];
+    const forced = await runCli(args, { ...cli.env, FORCE_COLOR: "1" });
+    expect(forced.stdout).toMatch(/\x1b\[31mFAILED/);
+    for (const [env, extra] of [
+      [{ NO_COLOR: "1", FORCE_COLOR: "1" }, []],
+      [{ FORCE_COLOR: "1" }, ["--no-color"]],
+    ] as const) {
+      const plain = await runCli([...args, ...extra], { ...cli.env, ...env });
+      expect(plain.stdout).toMatch(/FAILED\s+msg_colour/);
+      expect(plain.stdout).not.toMatch(/\x1b\[/);
+    }
+  });
+
   it("says where the next page starts when there is one", async () => {
     const result = await list("--count", "5");
     expect(result.stdout.trimEnd().split("\n")).toHaveLength(6);

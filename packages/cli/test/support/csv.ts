@@ -1,51 +1,54 @@
 // A strict RFC 4180 reader for the tests: it rejects what a conforming writer never produces (a quote
-// inside an unquoted field, text after a closing quote, a bare CR), so a quoting bug fails the test.
+// inside an unquoted field, text after a closing quote, a bare CR or LF outside quotes), so a quoting
+// bug fails the test instead of being read leniently.
 
-/** Parses CSV text (CRLF records) into rows of fields. */
+const UNQUOTED_END = /[,\r\n"]/g;
+
+/** Parses CSV text (CRLF-terminated records) into rows of fields. */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let i = 0;
   const n = text.length;
   while (i < n) {
-    let field = "";
+    let field: string;
     if (text[i] === '"') {
-      i++;
+      field = "";
+      let from = i + 1;
       for (;;) {
-        if (i >= n) throw new Error("unterminated quoted field");
-        const c = text[i];
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
+        const quote = text.indexOf('"', from);
+        if (quote === -1) throw new Error(`unterminated quoted field from ${i}`);
+        field += text.slice(from, quote);
+        if (text[quote + 1] === '"') {
+          field += '"';
+          from = quote + 2;
+          continue;
         }
-        field += c;
-        i++;
+        i = quote + 1;
+        break;
       }
-      if (i < n && text[i] !== "," && !(text[i] === "\r" && text[i + 1] === "\n"))
+      if (i < n && text[i] !== "," && text[i] !== "\r")
         throw new Error(`text after a closing quote at ${i}`);
     } else {
-      while (i < n && text[i] !== "," && text[i] !== "\r") {
-        if (text[i] === '"' || text[i] === "\n")
-          throw new Error(`unquoted ${JSON.stringify(text[i])} at ${i}`);
-        field += text[i];
-        i++;
-      }
-      if (text[i] === "\r" && text[i + 1] !== "\n") throw new Error(`bare CR at ${i}`);
+      UNQUOTED_END.lastIndex = i;
+      const end = UNQUOTED_END.exec(text);
+      const stop = end === null ? n : end.index;
+      if (end !== null && (end[0] === '"' || end[0] === "\n"))
+        throw new Error(`unquoted ${JSON.stringify(end[0])} at ${stop}`);
+      field = text.slice(i, stop);
+      i = stop;
     }
     row.push(field);
     if (text[i] === ",") {
       i++;
+      if (i === n) row.push("");
       continue;
     }
-    // End of record (CRLF) or of the text.
+    if (i < n && !(text[i] === "\r" && text[i + 1] === "\n")) throw new Error(`bare CR at ${i}`);
     rows.push(row);
     row = [];
     i += 2;
   }
+  if (row.length > 0) rows.push(row);
   return rows;
 }
