@@ -1,8 +1,8 @@
 // The operations of both APIs as the clients publish them (each client's generated operation table):
 // the `call` command, the logs filter flags and the per-operation help are all read from here, so an
 // operation or a parameter added to a spec appears in the command line without code.
-import * as logsClient from "@api-clients/logs-client";
-import * as managementClient from "@api-clients/management-client";
+import { operationTable as logsTable } from "@api-clients/logs-client";
+import { operationTable as managementTable } from "@api-clients/management-client";
 
 /** The subset of JSON Schema the operation tables carry. */
 export interface Schema {
@@ -76,10 +76,11 @@ function readParams(raw: unknown, path: string): ParamSpec[] {
   return params;
 }
 
-/** Reads one client's `operations` export defensively: entries that do not look like operations are skipped. */
-function readTable(api: OperationSpec["api"], module: unknown): OperationSpec[] {
-  const exports = module as Record<string, unknown>;
-  const table = exports["operations"] ?? exports["operationTable"];
+/**
+ * Reads one client's operation table defensively (it is generated, and older tables had fewer fields):
+ * entries that do not look like operations are skipped.
+ */
+function readTable(api: OperationSpec["api"], table: unknown): OperationSpec[] {
   if (!isObject(table)) return [];
   const out: OperationSpec[] = [];
   for (const [id, entry] of Object.entries(table)) {
@@ -114,8 +115,8 @@ let cached: OperationSpec[] | undefined;
 /** Every operation of both APIs, logs first, in the order of the specs. */
 export function allOperations(): OperationSpec[] {
   return (cached ??= [
-    ...readTable("logs", logsClient),
-    ...readTable("management", managementClient),
+    ...readTable("logs", logsTable),
+    ...readTable("management", managementTable),
   ]);
 }
 

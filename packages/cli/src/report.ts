@@ -76,11 +76,12 @@ export function report(error: unknown, state: RunState): number {
     lines.push(colors.dim(`  ${facts.join(" · ")}`));
   } else if (error instanceof ConnectionError) {
     lines.push(`${colors.red("api-clients:")} ${error.message}`);
+    // The system error code under fetch's `TypeError: fetch failed`, e.g. ECONNREFUSED.
     const cause = error.cause instanceof Error ? error.cause : undefined;
-    const why = (cause?.cause as { code?: unknown } | undefined)?.code ?? cause?.message;
+    const code = (cause?.cause as { code?: unknown } | undefined)?.code;
     const attempts = attemptsOf(error);
     const facts = [
-      why === undefined ? undefined : String(why),
+      typeof code === "string" ? code : undefined,
       attempts === undefined ? undefined : `${attempts} attempt${attempts === 1 ? "" : "s"}`,
     ].filter(Boolean);
     if (facts.length > 0) lines.push(colors.dim(`  ${facts.join(" · ")}`));

@@ -166,6 +166,16 @@ describe("api-clients logs list: usage errors exit 2", () => {
 });
 
 describe("api-clients logs list: API errors exit 1", () => {
+  it("a refused connection names the system error and the attempts", async () => {
+    const closed = await startEmulator({ port: 0 });
+    const url = closed.url;
+    await closed.close();
+    const result = await runCli(["logs", "list", "--base-url", url, "--max-retries", "1"], cli.env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Connection failed/);
+    expect(result.stderr).toMatch(/ECONNREFUSED · 2 attempts/);
+  });
+
   it("a wrong token is a 401: status and message, never the token, also not with --verbose", async () => {
     const secret = "wrong_token_that_must_not_leak_42";
     for (const extra of [[], ["--verbose"]]) {
@@ -174,7 +184,7 @@ describe("api-clients logs list: API errors exit 1", () => {
       });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/401 Unauthorized/);
-      expect(result.stderr).toMatch(/status 401/);
+      expect(result.stderr).toMatch(/status 401 · 1 attempt\n/);
       expect(result.stdout + result.stderr).not.toContain(secret);
     }
     const flag = await runCli(["logs", "list", ...cli.base, "--token", secret, "--verbose"]);
@@ -200,6 +210,7 @@ describe("api-clients logs list: API errors exit 1", () => {
     const failed = await list("--max-retries", "1", "--verbose");
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/500 Internal Server Error/);
+    expect(failed.stderr).toMatch(/status 500 · 2 attempts/);
     expect(failed.stderr).toMatch(/\n\s+at /);
     const quiet = await list("--max-retries", "0");
     expect(quiet.code).toBe(1);
