@@ -81,6 +81,32 @@ describe("api-clients logs list", () => {
     );
   });
 
+  it("a filter the spec lets repeat takes the flag several times (values ORed), a new spec filter included", async () => {
+    const result = await list(
+      "--topic-name",
+      "orders",
+      "--topic-name",
+      "emails",
+      "--count",
+      "200",
+      "--json",
+    );
+    expect(result.code).toBe(0);
+    const topics = new Set(
+      (JSON.parse(result.stdout) as { events: LogEntry[] }).events.map((e) => e.topicName),
+    );
+    expect([...topics].sort()).toEqual(["emails", "orders"]);
+
+    const a = emu.logs.simulateMessage({ outcome: "delivered" });
+    const b = emu.logs.simulateMessage({ outcome: "failed", retries: 1 });
+    emu.logs.simulateMessage({ outcome: "delivered" });
+    const both = await list("--message-ids", a.messageId, "--message-ids", b.messageId, "--json");
+    expect(both.code).toBe(0);
+    const ids = (JSON.parse(both.stdout) as { events: LogEntry[] }).events.map((e) => e.messageId);
+    expect(new Set(ids)).toEqual(new Set([a.messageId, b.messageId]));
+    expect(ids).toHaveLength(a.entries.length + b.entries.length);
+  });
+
   it("prints a table: header, one row per entry with local time, state, id, destination, status and error", async () => {
     const [entry] = emu.logs.append([
       {
