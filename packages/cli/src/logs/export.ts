@@ -83,13 +83,21 @@ export async function exportLogs(
   const { format, out, columns } = options;
   const writeHeader =
     format === "csv" && !(options.append && out !== undefined && fileHasData(out));
-  const logs = ctx.logs(); // before opening the file: a missing token must not truncate it
+  const logs = ctx.logs();
   let sinkError: unknown;
-  const sink: Sink =
-    out === undefined
-      ? ctx.io.stdout
-      : createWriteStream(out, { flags: options.append ? "a" : "w" });
-  sink.on("error", (error) => (sinkError ??= error));
+  // Opened with the first page (or at the end of an empty export), so that an export that fails
+  // before any entry (a bad filter, a 401) leaves an existing --out file untouched.
+  let sink: Sink | undefined;
+  const open = (): Sink => {
+    if (sink) return sink;
+    const opened: Sink =
+      out === undefined
+        ? ctx.io.stdout
+        : createWriteStream(out, { flags: options.append ? "a" : "w" });
+    opened.on("error", (error) => (sinkError ??= error));
+    if (writeHeader) opened.write(columns.map(csvField).join(",") + "\r\n");
+    return (sink = opened);
+  };
   const render =
     format === "csv"
       ? (events: LogEntry[]) => {
@@ -112,23 +120,25 @@ export async function exportLogs(
   let resume = params.cursor;
   let failure: unknown;
   try {
-    if (writeHeader) await write(sink, columns.map(csvField).join(",") + "\r\n");
     for await (const page of logs.pages(params, { signal: ctx.signal })) {
+      const target = open();
       if (sinkError) throw sinkError;
-      const pending = write(sink, render(page.events));
+      const pending = write(target, render(page.events));
       counts.entries += page.events.length;
       counts.pages += 1;
       resume = page.cursor;
       progress?.update(counts);
       if (pending) await pending;
     }
+    open();
   } catch (error) {
     failure = error;
   }
-  if (sink !== ctx.io.stdout) {
+  const opened = sink;
+  if (opened !== undefined && opened !== ctx.io.stdout) {
     await new Promise<void>((resolve) => {
-      sink.once("close", resolve);
-      sink.end();
+      opened.once("close", resolve);
+      opened.end();
     });
   }
   failure ??= sinkError;

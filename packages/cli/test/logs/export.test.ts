@@ -1,4 +1,4 @@
-import { createReadStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -187,11 +187,25 @@ describe("api-clients logs export", () => {
     expect(new Set(records.map((r) => `${r[0]}|${r[1]}|${r[2]}`)).size).toBe(total);
   }, 120_000);
 
-  it("usage errors exit 2 before any file is touched", async () => {
-    for (const args of [["--format", "xml"], ["--append"], ["--count", "0"]]) {
-      const result = await runCli(exportArgs(...args), cli.env);
+  it("a usage error (exit 2) or a 401 before the first page leaves an existing --out file untouched", async () => {
+    const out = join(dir, "keep.ndjson");
+    writeFileSync(out, "earlier export\n");
+    for (const args of [
+      ["--format", "xml"],
+      ["--count", "0"],
+      ["--from", "soon"],
+    ]) {
+      const result = await runCli(exportArgs("--out", out, ...args), cli.env);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toContain("Usage: api-clients logs export [options]");
     }
+    const noOut = await runCli(exportArgs("--append"), cli.env);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toMatch(/--append: needs --out/);
+    const denied = await runCli(exportArgs("--out", out), { QSTASH_TOKEN: "not-the-token" });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toMatch(/401/);
+    expect(denied.stderr).toMatch(/Nothing was written/);
+    expect(readFileSync(out, "utf8")).toBe("earlier export\n");
   });
 });
