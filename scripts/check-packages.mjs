@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const PACKAGES = ["core", "logs-client", "management-client", "emulator"];
+const PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"];
 
 function run(command, args, cwd, { quiet = false } = {}) {
   const { status, stderr } = spawnSync(command, args, {

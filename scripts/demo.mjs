@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-// `pnpm start`: starts the emulator and drives both clients against it, printing what happens.
+// `pnpm start`: starts the emulator and drives both clients against it, printing what happens, then runs
+// one `api-clients` command (the command line, packages/cli) against it.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { startEmulator } from "../packages/emulator/dist/index.js";
 import { createLogsClient } from "../packages/logs-client/dist/index.js";
 import { createManagementClient, NotFoundError } from "../packages/management-client/dist/index.js";
@@ -138,6 +142,17 @@ try {
       ? `NotFoundError ${error.status}`
       : `unexpected: ${error}`;
   });
+
+  // The command line, as a subprocess (asynchronously: the emulator answers from this process).
+  const args = ["logs", "list", "--state", "failed", "--count", "5", "--base-url", emu.url];
+  console.log(`\nCommand line\n  $ api-clients ${args.join(" ")}`);
+  const at = performance.now();
+  const cli = fileURLToPath(new URL("../packages/cli/bin/api-clients.js", import.meta.url));
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
+    env: { ...process.env, QSTASH_TOKEN: emu.credentials.logsToken, NO_COLOR: "1" },
+  });
+  for (const line of `${stdout}${stderr}`.trimEnd().split("\n")) console.log(`  ${line}`);
+  console.log(`  (${ms(at)})`);
   console.log(`\nDone in ${ms(started)}.`);
 } finally {
   await emu.close();

@@ -15,6 +15,10 @@ describe("pnpm start (the demo, after `pnpm build`)", () => {
     expect(result.stdout).toMatch(/list\(\) through an injected 503 and 429\s+recovered: 1 entry/);
     expect(result.stdout).toContain("password: ***");
     expect(result.stdout).toMatch(/databases\.delete, then get → 404\s+NotFoundError 404/);
+    expect(result.stdout).toMatch(
+      /\$ api-clients logs list --state failed --count 5 --base-url http:\/\/127\.0\.0\.1:\d+\n\s+TIME\s+STATE\s+MESSAGE ID/,
+    );
+    expect(result.stdout.match(/^\s+\S+T\S+\s+FAILED\s+msg_/gm)).toHaveLength(5);
     expect(result.stdout).toMatch(/Done in \d+ ms\./);
     expect(result.status).toBe(0);
   });

@@ -1,0 +1,23 @@
+import type { ListLogsParams } from "@api-clients/logs-client";
+import type { Context } from "../context.js";
+import { renderTable } from "../output/table.js";
+import { entryColumns } from "./entry-table.js";
+
+/** `api-clients logs list`: one page, as a table or (`--json`) as the page the API returned. */
+export async function listLogs(ctx: Context, params: ListLogsParams, json: boolean): Promise<void> {
+  const page = await ctx.logs().list(params, { signal: ctx.signal });
+  if (json) {
+    ctx.out(JSON.stringify(page, null, 2) + "\n");
+    return;
+  }
+  if (page.events.length === 0) ctx.err("No log entries match.");
+  else
+    ctx.out(
+      renderTable(page.events, entryColumns(ctx.colors), {
+        terminalWidth: ctx.terminalWidth,
+        headerStyle: ctx.colors.bold,
+      }),
+    );
+  if (page.cursor !== undefined)
+    ctx.err(ctx.errColors.dim(`More entries: add --cursor ${page.cursor}`));
+}

@@ -1,0 +1,154 @@
+// The table views of management records. `--json` prints the records as the API returned them.
+import type {
+  Database,
+  DatabaseStats,
+  Team,
+  TeamMember,
+  VectorIndex,
+} from "@api-clients/management-client";
+import type { Context } from "../context.js";
+import { localIso } from "../logs/entry-table.js";
+import { formatValue, renderRecord, renderTable, type Column } from "../output/table.js";
+
+const get = (row: object, name: string): string =>
+  formatValue((row as Record<string, unknown>)[name]);
+
+/** A Unix-seconds field as a local time (`creation_time`), or the value as it is. */
+const seconds = (row: object, name: string): string => {
+  const value = (row as Record<string, unknown>)[name];
+  return typeof value === "number" && Number.isFinite(value)
+    ? localIso(value * 1000).replace(/\.000(?=[+-])/, "")
+    : formatValue(value);
+};
+
+const col = <Row extends object>(
+  header: string,
+  name: string,
+  extra: Partial<Column<Row>> = {},
+): Column<Row> => ({
+  header,
+  value: (row) => get(row, name),
+  ...extra,
+});
+
+/** Fields that hold credentials: masked in table views unless `--show-secrets`. */
+const SECRET_FIELDS = new Set([
+  "password",
+  "rest_token",
+  "read_only_rest_token",
+  "token",
+  "read_only_token",
+]);
+
+export const databaseColumns: Column<Database>[] = [
+  col("ID", "database_id"),
+  col("NAME", "database_name", { shrink: true, max: 40 }),
+  col("TYPE", "type"),
+  { header: "REGION", value: (d) => get(d, "primary_region") || get(d, "region") },
+  {
+    header: "READ REGIONS",
+    value: (d) => {
+      const regions = (d as Record<string, unknown>)["read_regions"];
+      return Array.isArray(regions) ? regions.join(",") : formatValue(regions);
+    },
+    shrink: true,
+  },
+  col("STATE", "state"),
+  col("TLS", "tls"),
+  col("ENDPOINT", "endpoint", { shrink: true }),
+  { header: "CREATED", value: (d) => seconds(d, "creation_time") },
+];
+
+export const teamColumns: Column<Team>[] = [
+  col("TEAM ID", "team_id"),
+  col("NAME", "team_name", { shrink: true }),
+  col("ROLE", "member_role"),
+  col("COPY CC", "copy_cc"),
+];
+
+export const memberColumns: Column<TeamMember>[] = [
+  col("EMAIL", "member_email", { shrink: true }),
+  col("ROLE", "member_role"),
+  col("TEAM ID", "team_id"),
+  col("TEAM", "team_name", { shrink: true }),
+];
+
+export const vectorColumns: Column<VectorIndex>[] = [
+  col("ID", "id"),
+  col("NAME", "name", { shrink: true, max: 40 }),
+  col("REGION", "region"),
+  col("TYPE", "type"),
+  col("SIMILARITY", "similarity_function"),
+  col("DIMENSIONS", "dimension_count", { right: true }),
+  col("MODEL", "embedding_model", { shrink: true }),
+  col("ENDPOINT", "endpoint", { shrink: true }),
+  { header: "CREATED", value: (v) => seconds(v, "creation_time") },
+];
+
+/** Prints records as JSON or as a table. */
+export function printList<Row extends object>(
+  ctx: Context,
+  rows: Row[],
+  columns: Column<Row>[],
+  json: boolean,
+  empty: string,
+): void {
+  if (json) {
+    ctx.out(JSON.stringify(rows, null, 2) + "\n");
+    return;
+  }
+  if (rows.length === 0) {
+    ctx.err(empty);
+    return;
+  }
+  ctx.out(
+    renderTable(rows, columns, { terminalWidth: ctx.terminalWidth, headerStyle: ctx.colors.bold }),
+  );
+}
+
+/** Prints one record as JSON, or as `field  value` lines with credentials masked unless `showSecrets`. */
+export function printRecord(
+  ctx: Context,
+  record: object,
+  json: boolean,
+  showSecrets: boolean,
+): void {
+  if (json) {
+    ctx.out(JSON.stringify(record, null, 2) + "\n");
+    return;
+  }
+  const shown: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record))
+    shown[key] =
+      !showSecrets &&
+      SECRET_FIELDS.has(key) &&
+      typeof value === "string" &&
+      value !== "" &&
+      value !== "***"
+        ? "*** (--show-secrets to show)"
+        : key.endsWith("creation_time")
+          ? seconds(record, key)
+          : value;
+  ctx.out(renderRecord(shown, { terminalWidth: ctx.terminalWidth, keyStyle: ctx.colors.bold }));
+}
+
+/** A time series of the stats (`[{ x, y }]`) in one cell: its length and last point. */
+function series(value: unknown[]): string {
+  const last = value.at(-1) as { x?: unknown; y?: unknown } | undefined;
+  if (last === undefined) return "(no points)";
+  if (typeof last === "object" && last !== null && "y" in last)
+    return `${value.length} points, last ${formatValue(last.y)} at ${formatValue(last.x)}`;
+  return value.map(formatValue).join(", ");
+}
+
+/** Prints database statistics: scalars as they are, time series as their length and last point. */
+export function printStats(ctx: Context, stats: DatabaseStats, json: boolean): void {
+  if (json) {
+    ctx.out(JSON.stringify(stats, null, 2) + "\n");
+    return;
+  }
+  const shown: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(stats))
+    shown[key] = Array.isArray(value) ? series(value) : value;
+  ctx.out(renderRecord(shown, { terminalWidth: ctx.terminalWidth, keyStyle: ctx.colors.bold }));
+}

@@ -1,0 +1,328 @@
+// The command tree (commander): global options, `logs`, `db`, `teams`, `vector` and `call`.
+import { readFileSync } from "node:fs";
+import { Command, Option } from "commander";
+import type { ListLogsParams } from "@api-clients/logs-client";
+import { callOperation, operationHelp } from "./call.js";
+import { Context, UsageError, type GlobalOptions, type Io } from "./context.js";
+import { DEFAULT_CSV_COLUMNS, exportFormat, exportLogs } from "./logs/export.js";
+import { addFilterOptions, logFilterFlags, readFilters, type FilterFlag } from "./logs/filters.js";
+import { listLogs } from "./logs/list.js";
+import { tailLogs } from "./logs/tail.js";
+import {
+  databaseColumns,
+  memberColumns,
+  printList,
+  printRecord,
+  printStats,
+  teamColumns,
+  vectorColumns,
+} from "./management/tables.js";
+import { allOperations } from "./operation-table.js";
+
+/** What the error report needs to know about the command that ran. */
+export interface RunState {
+  io: Io;
+  signal: AbortSignal;
+  context: Context | undefined;
+  command: Command | undefined;
+  /** The filter flags of the running logs command (to name the flag of a `ValidationError`). */
+  filterFlags: readonly FilterFlag[];
+}
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
+).version;
+
+const ROOT_HELP = `
+Credentials (flags override the environment):
+  logs commands        QSTASH_TOKEN, or --token
+  db, teams, vector    UPSTASH_EMAIL and UPSTASH_API_KEY, or --email and --api-key
+  call                 whichever its API needs
+  Prefer the environment: flags are visible to other users in the process list.
+  Credentials are never printed, also not with --verbose.
+
+Exit codes:
+  0    success
+  1    the API answered with an error, or the request failed (after retries)
+  2    usage error: unknown command or flag, bad value, missing credentials
+  130  interrupted (Ctrl-C)
+
+Examples:
+  api-clients logs list --state FAILED --topic-name orders --from 1h
+  api-clients logs export --from 1d --out day.ndjson
+  api-clients logs tail --state FAILED
+  api-clients db list --json
+  api-clients call getDatabase --param id=<id> --param credentials=hide`;
+
+/** The full name of a command, e.g. `api-clients logs list`. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/** `Usage: api-clients logs list [options]`. */
+export function usageLine(command: Command): string {
+  return `Usage: ${commandPath(command)} ${command.usage()}`;
+}
+
+/** Every long flag a command accepts, its ancestors' included. */
+function takenFlags(command: Command): Set<string> {
+  const taken = new Set(["--help", "--version"]);
+  for (let c: Command | null = command; c; c = c.parent)
+    for (const option of c.options) {
+      if (option.long) taken.add(option.long);
+      if (option.negate && option.long) taken.add(option.long.replace(/^--no-/, "--"));
+    }
+  return taken;
+}
+
+function positiveNumber(raw: string, flag: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag}: expected a positive number, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function nonNegativeInteger(raw: string, flag: string): number {
+  if (!/^\d+$/.test(raw))
+    throw new UsageError(`${flag}: expected a non-negative integer, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+/** Builds the program; actions run with the {@link Context} made from the global options. */
+export function buildProgram(state: RunState): Command {
+  const { io } = state;
+  const program = new Command("api-clients")
+    .description("The message logs and account management APIs from a terminal.")
+    .version(VERSION, "--version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .option("--token <token>", "logs API token (default: $QSTASH_TOKEN)")
+    .option("--email <email>", "account e-mail for the management API (default: $UPSTASH_EMAIL)")
+    .option("--api-key <key>", "management API key (default: $UPSTASH_API_KEY)")
+    .option("--base-url <url>", "base URL of the API, e.g. an emulator's http://127.0.0.1:8787")
+    .option("--max-retries <n>", "retries after a failed attempt (default: 2)")
+    .option("--timeout <ms>", "limit for each attempt, milliseconds (default: 30000)")
+    .option(
+      "--verbose",
+      "print each request, response and retry as JSON on stderr, and stack traces",
+    )
+    .option("--no-color", "no colours (also: NO_COLOR=1)")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(text.replace(/^error: /, "api-clients: ")),
+    })
+    .addHelpText("after", ROOT_HELP);
+
+  program.hook("preAction", (_program, action) => {
+    state.command = action;
+    state.context = new Context(io, program.opts<GlobalOptions>(), state.signal);
+  });
+  const ctx = (): Context => state.context as Context;
+
+  // ── logs ────────────────────────────────────────────────────────────────────────────────────────
+  const logs = program
+    .command("logs")
+    .description("list, export and follow the delivery log (GET /v2/logs)")
+    .addHelpText(
+      "after",
+      "\nFilters are the API's query parameters as flags (from the spec); dates take an ISO date,\nUnix milliseconds or a time ago (15m, 2h, 7d). Run `api-clients logs list --help` for the list.",
+    );
+
+  const list = logs
+    .command("list")
+    .description("one page of log entries as a table (newest first unless --order earliestFirst)")
+    .option("--json", "print the page as JSON ({ events, cursor }) instead of a table");
+  const listFlags = logFilterFlags([], takenFlags(list));
+  addFilterOptions(list, listFlags);
+  list.action(async (opts: Record<string, unknown>) => {
+    state.filterFlags = listFlags;
+    const params = readFilters(opts, listFlags, Date.now()) as ListLogsParams;
+    await listLogs(ctx(), params, opts["json"] === true);
+  });
+
+  const exporter = logs
+    .command("export")
+    .description("every matching entry to NDJSON or CSV, page by page, with progress on stderr")
+    .addOption(
+      new Option(
+        "--format <format>",
+        "ndjson or csv (default: csv when --out ends in .csv, else ndjson)",
+      ),
+    )
+    .option("-o, --out <file>", "write to this file instead of stdout")
+    .option(
+      "--append",
+      "append to --out instead of replacing it (to resume; CSV then writes no second header)",
+    )
+    .option(
+      "--columns <names>",
+      `CSV columns, comma-separated (default: ${DEFAULT_CSV_COLUMNS.join(",")})`,
+    )
+    .option("--no-progress", "no progress line on stderr");
+  const exportFlags = logFilterFlags([], takenFlags(exporter));
+  addFilterOptions(exporter, exportFlags);
+  exporter.addHelpText(
+    "after",
+    "\nOn Ctrl-C or a failure it prints the cursor to resume from: run the same command with\n--cursor <cursor> (and --append to continue the same --out file). The file then holds\nevery entry before that cursor, each once.",
+  );
+  exporter.action(async (opts: Record<string, unknown>) => {
+    state.filterFlags = exportFlags;
+    const out = opts["out"] as string | undefined;
+    if (opts["append"] === true && out === undefined)
+      throw new UsageError("--append: needs --out <file>");
+    const columns =
+      typeof opts["columns"] === "string"
+        ? opts["columns"]
+            .split(",")
+            .map((c) => c.trim())
+            .filter(Boolean)
+        : [...DEFAULT_CSV_COLUMNS];
+    if (columns.length === 0) throw new UsageError("--columns: name at least one column");
+    const params = readFilters(opts, exportFlags, Date.now()) as ListLogsParams;
+    await exportLogs(ctx(), params, {
+      format: exportFormat(opts["format"] as string | undefined, out),
+      out,
+      append: opts["append"] === true,
+      columns,
+      progress: opts["progress"] !== false,
+    });
+  });
+
+  const tail = logs
+    .command("tail")
+    .description("follow new entries as they arrive, until Ctrl-C")
+    .option("--json", "one JSON entry per line (NDJSON) instead of a table")
+    .option("--interval <seconds>", "time between polls, seconds", "2")
+    .option("-n, --lines <n>", "how many of the newest existing entries to show first", "10");
+  const tailFlags = logFilterFlags(["cursor", "order"], takenFlags(tail));
+  addFilterOptions(tail, tailFlags);
+  tail.action(async (opts: Record<string, unknown>) => {
+    state.filterFlags = tailFlags;
+    const params = readFilters(opts, tailFlags, Date.now()) as ListLogsParams;
+    await tailLogs(ctx(), params, {
+      json: opts["json"] === true,
+      intervalMs: positiveNumber(opts["interval"] as string, "--interval") * 1000,
+      lines: nonNegativeInteger(opts["lines"] as string, "--lines"),
+    });
+  });
+
+  // ── management ──────────────────────────────────────────────────────────────────────────────────
+  const db = program.command("db").description("key-value databases");
+  db.command("list")
+    .description("the databases of the account")
+    .option("--json", "print the records as JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const rows = await ctx().management().databases.list({ signal: ctx().signal });
+      printList(ctx(), rows, databaseColumns, opts.json === true, "No databases.");
+    });
+  db.command("get")
+    .description("one database")
+    .argument("<id>", "database id")
+    .option("--json", "print the record as JSON")
+    .option("--credentials <mode>", "ask the service to hide credentials: --credentials hide")
+    .option("--show-secrets", "show password and tokens in the table (JSON always has them)")
+    .action(
+      async (id: string, opts: { json?: boolean; credentials?: string; showSecrets?: boolean }) => {
+        const query =
+          opts.credentials === undefined ? {} : { credentials: opts.credentials as "hide" };
+        const record = await ctx().management().databases.get(id, query, { signal: ctx().signal });
+        printRecord(ctx(), record, opts.json === true, opts.showSecrets === true);
+      },
+    );
+  db.command("stats")
+    .description("usage statistics of one database")
+    .argument("<id>", "database id")
+    .option("--json", "print the statistics as JSON")
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const stats = await ctx().management().databases.stats(id, { signal: ctx().signal });
+      printStats(ctx(), stats, opts.json === true);
+    });
+
+  const teams = program.command("teams").description("teams and their members");
+  teams
+    .command("list")
+    .description("the teams of the account")
+    .option("--json", "print the records as JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const rows = await ctx().management().teams.list({ signal: ctx().signal });
+      printList(ctx(), rows, teamColumns, opts.json === true, "No teams.");
+    });
+  teams
+    .command("members")
+    .description("the members of a team")
+    .argument("<teamId>", "team id")
+    .option("--json", "print the records as JSON")
+    .action(async (teamId: string, opts: { json?: boolean }) => {
+      const rows = await ctx().management().teams.listMembers(teamId, { signal: ctx().signal });
+      printList(ctx(), rows, memberColumns, opts.json === true, "No members.");
+    });
+
+  const vector = program.command("vector").description("vector indexes");
+  vector
+    .command("list")
+    .description("the vector indexes of the account")
+    .option("--json", "print the records as JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const rows = await ctx().management().vector.list({ signal: ctx().signal });
+      printList(ctx(), rows, vectorColumns, opts.json === true, "No vector indexes.");
+    });
+  vector
+    .command("get")
+    .description("one vector index")
+    .argument("<id>", "index id")
+    .option("--json", "print the record as JSON")
+    .option("--show-secrets", "show the tokens in the table (JSON always has them)")
+    .action(async (id: string, opts: { json?: boolean; showSecrets?: boolean }) => {
+      const record = await ctx().management().vector.get(id, { signal: ctx().signal });
+      printRecord(ctx(), record, opts.json === true, opts.showSecrets === true);
+    });
+
+  // ── call ────────────────────────────────────────────────────────────────────────────────────────
+  const call = program
+    .command("call")
+    .description(
+      "any operation of either API by its operationId (`api-clients call --help` lists them)",
+    )
+    .addHelpText(
+      "after",
+      "\nEach operation has its own help: api-clients call <operationId> --help\nThe result is printed as JSON.",
+    );
+  for (const op of allOperations()) {
+    call
+      .command(op.id)
+      .description(`${op.method} ${op.path}`)
+      .option(
+        "-p, --param <name=value>",
+        "a path or query parameter (repeat for several; see below)",
+        collect,
+      )
+      .option("--body <json>", "the JSON request body: inline, @file, or @- for stdin")
+      .addHelpText("after", operationHelp(op))
+      .action(async (opts: { param?: string[]; body?: string }) => {
+        await callOperation(ctx(), op, opts);
+      });
+  }
+
+  for (const command of walk(program)) {
+    command.showHelpAfterError(
+      `${usageLine(command)}\nRun "${commandPath(command)} --help" for details.`,
+    );
+  }
+  return program;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  value,
+];
+
+function* walk(command: Command): Generator<Command> {
+  yield command;
+  for (const sub of command.commands) yield* walk(sub);
+}

@@ -1,0 +1,98 @@
+// Turns what a run threw into the lines on stderr and the exit code.
+import {
+  ApiClientError,
+  ApiError,
+  ConnectionError,
+  ValidationError,
+} from "@api-clients/logs-client";
+import { InterruptedError, UsageError } from "./context.js";
+import { colorEnabled, colorsFor } from "./output/colors.js";
+import { commandPath, usageLine, type RunState } from "./program.js";
+import { flagOf } from "./logs/filters.js";
+
+/** The exit codes of `api-clients`. */
+export const ExitCode = {
+  /** The command did what it was asked. */
+  ok: 0,
+  /** The API answered with an error, or the request failed after its retries. */
+  failure: 1,
+  /** The command line is wrong: unknown command or flag, bad value, missing credentials. */
+  usage: 2,
+  /** Interrupted with Ctrl-C (SIGINT). */
+  interrupted: 130,
+} as const;
+
+/** The flag of a client option named by a `ValidationError`. */
+const OPTION_FLAGS: Record<string, string> = {
+  token: "--token",
+  email: "--email",
+  apiKey: "--api-key",
+  baseUrl: "--base-url",
+  maxRetries: "--max-retries",
+  timeoutMs: "--timeout",
+};
+
+const attemptsOf = (error: unknown): number | undefined => {
+  const attempts = (error as { attempts?: unknown }).attempts;
+  return typeof attempts === "number" ? attempts : undefined;
+};
+
+/** Prints the error and returns the exit code. */
+export function report(error: unknown, state: RunState): number {
+  const ctx = state.context;
+  const redact = (text: string) => (ctx ? ctx.redact(text) : text);
+  const colors = ctx?.errColors ?? colorsFor(colorEnabled(state.io.stderr, state.io.env, true));
+  const verbose = ctx?.options.verbose === true;
+  const lines: string[] = [];
+  let code: number = ExitCode.failure;
+  const usage = () => {
+    if (state.command) {
+      lines.push(usageLine(state.command));
+      lines.push(`Run "${commandPath(state.command)} --help" for details.`);
+    }
+  };
+
+  if (error instanceof InterruptedError || (state.signal.aborted && !(error instanceof ApiError))) {
+    code = ExitCode.interrupted;
+    lines.push(colors.yellow("api-clients: interrupted"));
+  } else if (error instanceof UsageError) {
+    code = ExitCode.usage;
+    lines.push(`${colors.red("api-clients:")} ${error.message}`);
+    usage();
+  } else if (error instanceof ValidationError) {
+    code = ExitCode.usage;
+    const flag = flagOf(error.field, state.filterFlags) ?? OPTION_FLAGS[error.field];
+    const field = flag === undefined ? error.field : `${flag} (${error.field})`;
+    lines.push(`${colors.red("api-clients:")} invalid ${field}: ${error.rule}`);
+    usage();
+  } else if (error instanceof ApiError) {
+    lines.push(`${colors.red("api-clients:")} ${error.message}`);
+    const attempts = attemptsOf(error);
+    const facts = [
+      `status ${error.status}`,
+      attempts === undefined ? undefined : `${attempts} attempt${attempts === 1 ? "" : "s"}`,
+      error.requestId === undefined ? undefined : `request id ${error.requestId}`,
+    ].filter(Boolean);
+    lines.push(colors.dim(`  ${facts.join(" · ")}`));
+  } else if (error instanceof ConnectionError) {
+    lines.push(`${colors.red("api-clients:")} ${error.message}`);
+    // The system error code under fetch's `TypeError: fetch failed`, e.g. ECONNREFUSED.
+    const cause = error.cause instanceof Error ? error.cause : undefined;
+    const code = (cause?.cause as { code?: unknown } | undefined)?.code;
+    const attempts = attemptsOf(error);
+    const facts = [
+      typeof code === "string" ? code : undefined,
+      attempts === undefined ? undefined : `${attempts} attempt${attempts === 1 ? "" : "s"}`,
+    ].filter(Boolean);
+    if (facts.length > 0) lines.push(colors.dim(`  ${facts.join(" · ")}`));
+  } else if (error instanceof ApiClientError || error instanceof Error) {
+    lines.push(`${colors.red("api-clients:")} ${error.message}`);
+  } else {
+    lines.push(`${colors.red("api-clients:")} ${String(error)}`);
+  }
+  if (ctx) for (const note of ctx.notes) lines.push(note);
+  if (verbose && error instanceof Error && error.stack && code !== ExitCode.interrupted)
+    lines.push(colors.dim(error.stack));
+  state.io.stderr.write(lines.map(redact).join("\n") + "\n");
+  return code;
+}

@@ -1,0 +1,124 @@
+// Runs the built `api-clients` binary (bin/api-clients.js → dist/cli.js) as a subprocess.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/api-clients.js", import.meta.url));
+if (!existsSync(fileURLToPath(new URL("../../dist/cli.js", import.meta.url)))) {
+  throw new Error("packages/cli/dist is missing: run `pnpm build` first (turbo's test task does)");
+}
+
+/** The environment of a run: the test's, without credentials or colour settings, plus `env`. */
+export function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of [
+    "QSTASH_TOKEN",
+    "UPSTASH_EMAIL",
+    "UPSTASH_API_KEY",
+    "NO_COLOR",
+    "FORCE_COLOR",
+  ])
+    delete base[name];
+  return { ...base, ...env };
+}
+
+/** What a finished run printed and how it exited. */
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A run in progress: its process and what it printed so far. */
+export interface RunningCli {
+  child: ChildProcess;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves once the output matches (or rejects after `timeoutMs`). */
+  waitFor(test: (stdout: string, stderr: string) => boolean, timeoutMs?: number): Promise<void>;
+  done: Promise<CliResult>;
+}
+
+/** Starts `api-clients args…`. */
+export function startCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  input?: string,
+): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: cliEnv(env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const waiters = new Set<() => void>();
+  const notify = () => {
+    for (const w of waiters) w();
+  };
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+    notify();
+  });
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+    stderr += d;
+    notify();
+  });
+  child.stdin!.end(input ?? "");
+  const done = new Promise<CliResult>((resolve) => {
+    child.on("close", (code, signal) => {
+      notify();
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    done,
+    waitFor(test, timeoutMs = 15_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (test(stdout, stderr)) {
+            finish();
+            resolve();
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            finish();
+            reject(
+              new Error(
+                `api-clients exited (${child.exitCode ?? child.signalCode}) before the output matched.\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-2000)}`,
+              ),
+            );
+          }
+        };
+        const timer = setTimeout(() => {
+          finish();
+          reject(
+            new Error(
+              `timed out waiting for output.\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-2000)}`,
+            ),
+          );
+        }, timeoutMs);
+        const finish = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Runs `api-clients args…` to the end. */
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  input?: string,
+): Promise<CliResult> {
+  return startCli(args, env, input).done;
+}
