@@ -1,16 +1,198 @@
-// Small helpers for reading the OpenAPI documents, shared by the codegen and the spec diff.
+// The one reader of the OpenAPI documents: the only `$ref` resolver of the repository and the schema
+// walker that compiles a spec into the `$ref`-free rules (`Schema`, `ParameterRule` in
+// packages/core/src/internal/schema.ts) the clients and the emulator check at run time. Used by the
+// codegen (scripts/generate.mjs) and the spec diff (scripts/lib/spec-diff.mjs).
 
 /** The HTTP methods an OpenAPI path item can hold, in the order operations are listed. */
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
-/** Follows local `$ref`s (`#/components/...`) inside `doc`; a cycle resolves to `{}`. */
+/** Methods whose calls are safe to repeat without `x-idempotent`. */
+const SAFE_METHODS = new Set(["get", "head", "options", "put", "delete", "trace"]);
+
+/**
+ * Follows local `$ref`s (`#/components/...`, JSON pointer escapes `~0` `~1`) inside `doc`; a cycle
+ * resolves to `{}`, a dangling or non-local reference to `undefined`.
+ */
 export function resolveRef(doc, node, seen = new Set()) {
   if (!node || typeof node !== "object" || typeof node.$ref !== "string") return node;
   if (seen.has(node.$ref)) return {};
   seen.add(node.$ref);
+  if (!node.$ref.startsWith("#/")) return undefined;
   const target = node.$ref
     .slice(2)
     .split("/")
+    .map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"))
     .reduce((value, key) => value?.[key], doc);
   return resolveRef(doc, target, seen);
+}
+
+/** `resolveRef`, failing loudly where the spec points nowhere (codegen must never guess). */
+function deref(doc, node, where) {
+  const out = resolveRef(doc, node);
+  if (out === undefined && node !== undefined) {
+    throw new Error(`${where}: unresolved $ref ${JSON.stringify(node?.$ref)}`);
+  }
+  return out;
+}
+
+/** Schema keywords the compiled subset keeps as they are. */
+const KEPT = [
+  "type",
+  "enum",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "pattern",
+  "nullable",
+  "required",
+  "default",
+];
+/** Keywords that carry rules the runtime checker does not implement: refused rather than dropped. */
+const UNSUPPORTED = ["allOf", "anyOf", "not", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
+
+/**
+ * Compiles a schema (or a `$ref` to one) into the `$ref`-free `Schema` subset: descriptions, examples,
+ * `format` and `deprecated` are dropped; an `x-extensible-enum` (an open value set) compiles to no
+ * `enum`, and to `known: [...]` only with `{ known: true }`; `default` only with `{ defaults: true }`.
+ */
+export function compileSchema(doc, node, opts = {}, where = "schema", depth = 0) {
+  if (depth > 64) throw new Error(`${where}: schema nesting too deep (a $ref cycle?)`);
+  const s = deref(doc, node, where);
+  if (!s || typeof s !== "object") return {};
+  for (const key of UNSUPPORTED) {
+    if (s[key] !== undefined && s[key] !== false) {
+      throw new Error(
+        `${where}: \`${key}\` is not supported by the compiled rules; use oneOf/enum`,
+      );
+    }
+  }
+  if (s["x-extensible-enum"] !== undefined) {
+    // Typed as `"a" | "b" | (string & {})` by the codegen: that needs a string schema and no `enum`.
+    if (s.type !== "string" || s.enum !== undefined || !Array.isArray(s["x-extensible-enum"])) {
+      throw new Error(
+        `${where}: x-extensible-enum needs \`type: string\`, a list, and no \`enum\``,
+      );
+    }
+  }
+  const out = {};
+  for (const key of KEPT) {
+    if (s[key] === undefined) continue;
+    if (key === "default" && !opts.defaults) continue;
+    if (key === "required" && (!Array.isArray(s.required) || s.required.length === 0)) continue;
+    if (key === "nullable" && s.nullable !== true) continue;
+    out[key] = s[key];
+  }
+  if (Array.isArray(s["x-extensible-enum"]) && opts.known) out.known = s["x-extensible-enum"];
+  const sub = (child, suffix) => compileSchema(doc, child, opts, `${where}${suffix}`, depth + 1);
+  if (s.properties && typeof s.properties === "object") {
+    out.properties = {};
+    for (const [key, child] of Object.entries(s.properties)) {
+      out.properties[key] = sub(child, `.${key}`);
+    }
+  }
+  if (s.additionalProperties === false) out.additionalProperties = false;
+  else if (s.additionalProperties && typeof s.additionalProperties === "object") {
+    out.additionalProperties = sub(s.additionalProperties, ".*");
+  }
+  if (s.items !== undefined) out.items = sub(s.items, "[]");
+  if (Array.isArray(s.oneOf)) out.oneOf = s.oneOf.map((child, i) => sub(child, `.oneOf[${i}]`));
+  return out;
+}
+
+/** The parameters of an operation: path-level ones, overridden by the operation's of the same name. */
+function compileParams(doc, item, op, opts, where) {
+  const byKey = new Map();
+  for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+    const p = deref(doc, raw, where);
+    if (p.in !== "path" && p.in !== "query") continue; // headers and cookies carry no input rules here
+    byKey.set(`${p.in}:${p.name}`, {
+      name: p.name,
+      in: p.in,
+      required: p.required === true || p.in === "path",
+      schema: compileSchema(doc, p.schema, opts, `${where} ${p.in} ${p.name}`),
+    });
+  }
+  return [...byKey.values()];
+}
+
+/** What a success (200) body is: the `"OK"` acknowledgement, a JSON array or a JSON object. */
+function successShape(doc, op) {
+  const media = resolveRef(doc, op.responses?.["200"])?.content?.["application/json"];
+  const schema = resolveRef(doc, media?.schema);
+  if (schema?.enum?.length === 1 && schema.enum[0] === "OK") return "acknowledgement";
+  return schema?.type === "array" ? "array" : "object";
+}
+
+/** The authentication an operation asks for, from its `security` (or the document's). */
+function authOf(doc, op) {
+  const schemes = doc.components?.securitySchemes ?? {};
+  for (const requirement of op.security ?? doc.security ?? []) {
+    for (const name of Object.keys(requirement ?? {})) {
+      const scheme = resolveRef(doc, schemes[name]);
+      const kind = scheme?.type === "http" ? String(scheme.scheme).toLowerCase() : "";
+      if (kind === "bearer" || kind === "basic") return kind;
+    }
+  }
+  return "none";
+}
+
+/**
+ * Every operation of `doc`, in spec order, as `{ operationId, method, path, idempotent, success, auth,
+ * params, body?, alreadyApplied? }`: the path's and the operation's parameters merged and compiled,
+ * `idempotent` from `x-idempotent` or a safe method, `alreadyApplied` from `x-already-applied`.
+ * `opts` is passed to {@link compileSchema}.
+ */
+export function compileOperations(doc, opts = {}) {
+  const ops = [];
+  for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
+    const item = deref(doc, rawItem, path);
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      if (typeof op.operationId !== "string") throw new Error(`${where}: no operationId`);
+      const compiled = {
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        idempotent: op["x-idempotent"] === true || SAFE_METHODS.has(method),
+        success: successShape(doc, op),
+        auth: authOf(doc, op),
+        params: compileParams(doc, item, op, opts, where),
+      };
+      const body = deref(doc, op.requestBody, where);
+      if (body) {
+        const schema = body.content?.["application/json"]?.schema;
+        compiled.body = {
+          required: body.required === true,
+          schema: compileSchema(doc, schema, opts, `${where} body`),
+        };
+      }
+      if (typeof op["x-already-applied"] === "string") {
+        compiled.alreadyApplied = op["x-already-applied"];
+      }
+      ops.push(compiled);
+    }
+  }
+  return ops;
+}
+
+/**
+ * The value lists of the document's component schemas, by name: a closed `enum` of strings, or the
+ * known values of an `x-extensible-enum`, each with whether the set is open.
+ */
+export function componentValueSets(doc) {
+  const out = {};
+  for (const [name, raw] of Object.entries(doc.components?.schemas ?? {})) {
+    const s = resolveRef(doc, raw);
+    if (Array.isArray(s?.["x-extensible-enum"])) {
+      out[name] = { values: s["x-extensible-enum"], open: true };
+    } else if (Array.isArray(s?.enum) && s.enum.every((v) => typeof v === "string")) {
+      out[name] = { values: s.enum, open: false };
+    }
+  }
+  return out;
 }

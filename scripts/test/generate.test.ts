@@ -10,7 +10,7 @@ const GENERATED = [
   "packages/logs-client/src/generated/operations.ts",
   "packages/management-client/src/generated/schema.ts",
   "packages/management-client/src/generated/operations.ts",
-  "packages/emulator/src/generated/specs.ts",
+  "packages/emulator/src/generated/operations.ts",
 ];
 
 /** A scratch copy of the specs, the codegen script and the committed generated files. */
@@ -72,9 +72,13 @@ describe("pnpm generate", () => {
     const changed = GENERATED.filter((f) => read(f) !== before[f]);
     expect(changed).toEqual([
       "packages/logs-client/src/generated/schema.ts",
-      "packages/emulator/src/generated/specs.ts",
+      "packages/logs-client/src/generated/operations.ts",
+      "packages/emulator/src/generated/operations.ts",
     ]);
     expect(read("packages/logs-client/src/generated/schema.ts")).toContain("callerIp?: string;");
+    expect(read("packages/logs-client/src/generated/operations.ts")).toContain(
+      '{ name: "callerIp", in: "query", required: false, schema: { type: "string" } }',
+    );
     expect(generate("--check").status).toBe(0);
   });
 

@@ -64,6 +64,15 @@ export interface ApiErrorInit {
   method: string;
   /** URL of the request. */
   url: string;
+  /** How many attempts were made, the last one included. @default 1 */
+  attempts?: number | undefined;
+  /** Why the request was not tried again, when that is worth saying (e.g. a wait above the cap). */
+  note?: string | undefined;
+}
+
+/** `", after 3 attempts"` when more than one attempt was made, else `""`. */
+function attemptsSuffix(attempts: number): string {
+  return attempts > 1 ? `, after ${attempts} attempts` : "";
 }
 
 /** Reads the server's own message from an error body: `error`, then `message`, then the raw text. */
@@ -72,13 +81,15 @@ function serverMessage(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) {
     return body === undefined || body === null ? undefined : truncate(String(body));
   }
-  const { error, message } = body as { error?: unknown; message?: unknown };
+  const { error, message, code } = body as { error?: unknown; message?: unknown; code?: unknown };
   if (typeof error === "string" && error !== "") return truncate(error);
   if (typeof error === "object" && error !== null) {
     const nested = (error as { message?: unknown }).message;
     if (typeof nested === "string" && nested !== "") return truncate(nested);
   }
-  if (typeof message === "string" && message !== "") return truncate(message);
+  if (typeof message === "string" && message !== "") {
+    return truncate(typeof code === "string" && code !== "" ? `${code}: ${message}` : message);
+  }
   return truncate(JSON.stringify(body));
 }
 
@@ -105,15 +116,24 @@ export class ApiError extends ApiClientError {
   readonly method: string;
   /** URL of the failed request, without any user-info credentials. */
   readonly url: string;
+  /** How many attempts were made before giving up, the last one included. */
+  readonly attempts: number;
 
-  /** Builds the error; `message` defaults to `"<status> <text>: <server message> (<method> <url>)"`. */
+  /**
+   * Builds the error; `message` defaults to
+   * `"<status> <text>: <server message> (<method> <url>)[, after N attempts][; <note>]"`.
+   */
   constructor(init: ApiErrorInit, message?: string) {
     const url = redactUrl(init.url);
     const detail = serverMessage(init.body);
+    const attempts = init.attempts ?? 1;
     super(
-      message ??
-        `${describeStatus(init.status)}${detail === undefined ? "" : `: ${detail}`} (${describeRequest(init.method, url)})`,
+      (message ??
+        `${describeStatus(init.status)}${detail === undefined ? "" : `: ${detail}`} (${describeRequest(init.method, url)})`) +
+        attemptsSuffix(attempts) +
+        (init.note === undefined ? "" : `; ${init.note}`),
     );
+    this.attempts = attempts;
     this.status = init.status;
     this.headers = init.headers;
     this.body = init.body;
@@ -144,6 +164,7 @@ export class ApiError extends ApiClientError {
       requestId: this.requestId,
       method: this.method,
       url: this.url,
+      attempts: this.attempts,
     };
   }
 }
@@ -267,6 +288,8 @@ export interface ConnectionErrorInit {
   method?: string | undefined;
   /** URL of the request. */
   url?: string | undefined;
+  /** How many attempts were made, the last one included. @default 1 */
+  attempts?: number | undefined;
 }
 
 /** The request failed before a complete response arrived (refused, reset, DNS failure, …). */
@@ -275,17 +298,21 @@ export class ConnectionError extends ApiClientError {
   readonly method: string | undefined;
   /** URL of the failed request (without user-info credentials), when known. */
   readonly url: string | undefined;
+  /** How many attempts were made before giving up, the last one included. */
+  readonly attempts: number;
 
-  /** Builds the error; the cause is kept on `error.cause`. */
+  /** Builds the error (`", after N attempts"` is appended when N > 1); the cause is kept on `error.cause`. */
   constructor(message: string, init: ConnectionErrorInit = {}) {
-    super(message, "cause" in init ? { cause: init.cause } : undefined);
+    const attempts = init.attempts ?? 1;
+    super(message + attemptsSuffix(attempts), "cause" in init ? { cause: init.cause } : undefined);
+    this.attempts = attempts;
     this.method = init.method;
     this.url = init.url === undefined ? undefined : redactUrl(init.url);
   }
 
   override toJSON(): Record<string, unknown> {
     const cause = this.cause instanceof Error ? causeSummary(this.cause) : undefined;
-    return { ...super.toJSON(), method: this.method, url: this.url, cause };
+    return { ...super.toJSON(), method: this.method, url: this.url, attempts: this.attempts, cause };
   }
 }
 brand(ConnectionError, "ConnectionError");
@@ -340,3 +367,20 @@ export class ValidationError extends ApiClientError {
   }
 }
 brand(ValidationError, "ValidationError");
+
+/**
+ * The call was aborted through its `signal` (before sending, while waiting for the response or body,
+ * or during a retry wait); the signal's reason is kept as `cause`.
+ *
+ * @example
+ * try { await logs.list({}, { signal: AbortSignal.timeout(1000) }) } catch (err) { if (err instanceof AbortError) … }
+ */
+export class AbortError extends ApiClientError {
+  /** Builds the error from the signal's reason. */
+  constructor(reason: unknown) {
+    const detail =
+      reason instanceof Error && reason.message !== "" ? `: ${reason.message}` : "";
+    super(`Request aborted${detail}`, { cause: reason });
+  }
+}
+brand(AbortError, "AbortError");

@@ -1,5 +1,7 @@
-export { basicAuthorization, bearerAuthorization } from "./auth.js";
+// The public API of @api-clients/core: the error classes, the option types and their defaults.
+// Everything the clients share beyond this is in `@api-clients/core/internal` (not covered by semver).
 export {
+  AbortError,
   ApiClientError,
   ApiError,
   AuthenticationError,
@@ -19,6 +21,7 @@ export {
   type RateLimitInfo,
 } from "./errors.js";
 export {
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type ClientOptions,
@@ -29,36 +32,6 @@ export {
   type RequestOptions,
   type ResponseLogEvent,
   type RetryLogEvent,
+  type WarningLogEvent,
 } from "./options.js";
-export { paginate, paginateItems, type PaginateOptions } from "./pagination.js";
-export { invalidResponse, readAcknowledgement, readJson, type TextResult } from "./response.js";
-export {
-  INITIAL_RETRY_DELAY_MS,
-  MAX_RETRY_AFTER_MS,
-  MAX_RETRY_DELAY_MS,
-  backoffDelayMs,
-  isConnectionNotEstablished,
-  isIdempotentMethod,
-  parseRetryAfterMs,
-  retryDecision,
-  retryDelayMs,
-  type RetryDecision,
-  type RetryInput,
-} from "./retry-policy.js";
-export {
-  createTransport,
-  type OperationPolicy,
-  type Transport,
-  type TransportConfig,
-  type TransportSummary,
-} from "./transport.js";
-export {
-  rejectUnknownKeys,
-  requireBoolean,
-  requireInteger,
-  requireNonEmptyString,
-  requireObject,
-  requireOneOf,
-  requirePathSegment,
-  type IntegerBounds,
-} from "./validation.js";
+export { MAX_RETRY_AFTER_MS } from "./internal/retry-policy.js";

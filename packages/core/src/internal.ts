@@ -4,4 +4,28 @@
  *
  * @packageDocumentation
  */
-export type { OperationRules, ParameterRule, Schema } from "./internal/schema.js";
+export { basicAuthorization, bearerAuthorization } from "./internal/auth.js";
+export { invalidResponse } from "./internal/buffered-response.js";
+export { fromEnvironment } from "./internal/environment.js";
+export {
+  DEFAULT_MAX_EMPTY_PAGES,
+  paginate,
+  paginateItems,
+  type PageReader,
+  type PaginateOptions,
+} from "./internal/pagination.js";
+export {
+  createApi,
+  type Api,
+  type ApiConfig,
+  type CallInput,
+} from "./internal/pipeline.js";
+export {
+  backoffDelayMs,
+  INITIAL_RETRY_DELAY_MS,
+  MAX_RETRY_DELAY_MS,
+  retryDecision,
+} from "./internal/retry-policy.js";
+export { checkParams, checkValue, parsePathParam, parseQuery } from "./internal/schema.js";
+export type { OperationRules, OperationSpec, ParameterRule, Schema } from "./internal/schema.js";
+export { requireNonEmptyString } from "./internal/validation.js";

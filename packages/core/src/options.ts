@@ -4,6 +4,9 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** Default limit for one attempt, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** Default limit for the size of one response body, in bytes (32 MiB; the largest real page is ~1 MB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
 /** An attempt is about to be sent. */
 export interface RequestLogEvent {
   type: "request";
@@ -58,8 +61,20 @@ export interface ErrorLogEvent {
   error: string;
 }
 
+/** Something worth knowing that does not stop the call, e.g. body fields the spec does not list. */
+export interface WarningLogEvent {
+  type: "warning";
+  /** HTTP method. */
+  method: string;
+  /** The operation's path template, e.g. `/v2/redis/database`. */
+  url: string;
+  /** What is worth knowing, e.g. `body.colour is not in the spec; sent as given`. */
+  message: string;
+}
+
 /** Structured event passed to a {@link Logger}; it never contains headers, so never credentials. */
-export type LogEvent = RequestLogEvent | ResponseLogEvent | RetryLogEvent | ErrorLogEvent;
+export type LogEvent =
+  RequestLogEvent | ResponseLogEvent | RetryLogEvent | ErrorLogEvent | WarningLogEvent;
 
 /**
  * Receives structured events about requests, responses, retries and failures.
@@ -83,20 +98,28 @@ export interface ClientOptions {
    */
   fetch?: typeof fetch;
   /**
-   * Extra headers sent with every request; values must not contain CR or LF.
+   * Extra headers sent with every request (an object, a `Headers` or name/value pairs); values must be
+   * valid header values (no CR, LF or characters above U+00FF). `Authorization` is always the client's.
    * @default {}
    */
-  headers?: Record<string, string>;
+  headers?: HeadersInit;
   /**
    * How many times a failed request is retried (so at most `maxRetries + 1` attempts); `0` disables retries.
    * @default 2
    */
   maxRetries?: number;
   /**
-   * Limit for each attempt (connecting, waiting and reading the response), in milliseconds.
+   * Limit for each attempt (connecting, waiting and reading the response), in milliseconds; at most
+   * 2147483647 (about 24.8 days, the largest timer delay).
    * @default 30000
    */
   timeoutMs?: number;
+  /**
+   * Largest response body accepted, in bytes, enforced while it streams in; a larger body fails the
+   * call with an `InvalidResponseError` that names the limit.
+   * @default 33554432 (32 MiB)
+   */
+  maxResponseBytes?: number;
   /**
    * Receives structured request/response/retry/error events; credentials are never included.
    * @default undefined (no logging)
@@ -112,7 +135,8 @@ export interface ClientOptions {
 /** Per-call options, passed as the last argument of every client method; they override the client's. */
 export interface RequestOptions {
   /**
-   * Aborts the call, including any pending retry wait; the call rejects with the signal's reason.
+   * Aborts the call, including any pending retry wait; the call rejects with an `AbortError` whose
+   * `cause` is the signal's reason.
    * @default undefined
    */
   signal?: AbortSignal;

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { logsSpec, managementSpec } from "./generated/specs.js";
+import { operations, valueSets } from "./generated/operations.js";
 import { createAdmin } from "./internal/admin.js";
 import { Auth } from "./internal/auth.js";
 import { Faults, type FaultRule } from "./internal/faults.js";
@@ -15,7 +15,6 @@ import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { Router } from "./internal/router.js";
 import { handleRequest } from "./internal/server.js";
-import { compileSpec, enumOf } from "./internal/spec-validation.js";
 
 /** A management account the emulator accepts (HTTP Basic: e-mail as user, API key as password). */
 export interface EmulatorAccount {
@@ -111,13 +110,9 @@ export interface Emulator {
 
 const randomToken = (prefix: string): string => prefix + randomBytes(24).toString("base64url");
 
-/** Compiles both specs once; the router is the same for every emulator. */
+/** Routes both specs' operations; the router is the same for every emulator. */
 let sharedRouter: Router | undefined;
-const router = (): Router =>
-  (sharedRouter ??= new Router([
-    ...compileSpec("logs", logsSpec),
-    ...compileSpec("management", managementSpec),
-  ]));
+const router = (): Router => (sharedRouter ??= new Router(operations));
 
 /** Starts an emulator of both APIs and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -136,7 +131,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? Date.now()),
   );
   const baseCount = base.length;
-  const management = new ManagementState(enumOf(managementSpec, "ReadRegion"));
+  const management = new ManagementState(valueSets.management.ReadRegion);
   const faults = new Faults();
   let simulated = 0;
 

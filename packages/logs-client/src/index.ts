@@ -13,6 +13,9 @@ export type {
   LogsErrorBody,
 } from "./types.js";
 export type { paths, components, operations } from "./generated/schema.js";
+/** The generated table of the spec's operations: method, path, retry safety and parameter rules. */
+export { operations as operationTable, type OperationId } from "./generated/operations.js";
 /** The error classes of the shared runtime (one copy, so `instanceof` holds across clients). */
 export * from "@api-clients/core/errors";
 export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";
+export type { OperationSpec, ParameterRule, Schema } from "@api-clients/core/internal";

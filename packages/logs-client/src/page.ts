@@ -1,18 +1,27 @@
-import { invalidResponse, readJson, type TextResult } from "@api-clients/core";
-import type { LogPage, LogPageWire } from "./types.js";
+import { invalidResponse } from "@api-clients/core/internal";
+import type { LogEntry, LogPage } from "./types.js";
 
 /**
- * Reads a page tolerantly: the entries may arrive as `events` or `logs` (returned as `events`), unknown
- * page fields are dropped and entries are kept untouched; a body that is not a page raises
- * `InvalidResponseError`.
+ * Reads a page tolerantly but never silently wrong: the entries arrive as `events` or `logs` (returned
+ * as `events`) and are kept untouched; a page without either array is an `InvalidResponseError` (never
+ * an empty last page). A numeric cursor is read as its decimal string when it is exact; `null`, `""` or
+ * no cursor means the last page.
  */
-export function readLogPage(result: TextResult): LogPage {
-  const wire = readJson<LogPageWire | null>(result);
-  if (typeof wire !== "object" || wire === null || Array.isArray(wire)) {
-    throw invalidResponse(result, "expected a log page object");
+export function readLogPage(data: unknown, response: Response): LogPage {
+  const wire = data as { events?: unknown; logs?: unknown; cursor?: unknown };
+  const events = wire.events ?? wire.logs;
+  if (!Array.isArray(events)) {
+    const reason =
+      wire.events === undefined && wire.logs === undefined
+        ? "expected a log page with an `events` or `logs` array"
+        : "expected `events` to be an array";
+    throw invalidResponse(response, reason, data);
   }
-  const events = wire.events ?? wire.logs ?? [];
-  if (!Array.isArray(events)) throw invalidResponse(result, "expected `events` to be an array");
-  const cursor = wire.cursor;
-  return typeof cursor === "string" && cursor !== "" ? { events, cursor } : { events };
+  const { cursor } = wire;
+  if (cursor === undefined || cursor === null || cursor === "") return { events: events as LogEntry[] };
+  if (typeof cursor === "string") return { events: events as LogEntry[], cursor };
+  if (typeof cursor === "number" && Number.isSafeInteger(cursor)) {
+    return { events: events as LogEntry[], cursor: String(cursor) };
+  }
+  throw invalidResponse(response, "expected `cursor` to be a string", data);
 }

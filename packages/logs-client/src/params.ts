@@ -1,33 +1,9 @@
-import {
-  ValidationError,
-  rejectUnknownKeys,
-  requireInteger,
-  requireOneOf,
-} from "@api-clients/core";
-import { componentsParametersOrderValues, type operations } from "./generated/schema.js";
+import { ValidationError } from "@api-clients/core";
+import type { operations } from "./generated/schema.js";
 import type { Instant, ListLogsParams } from "./types.js";
 
 /** The query of `GET /v2/logs` as the spec types it. */
 export type WireQuery = NonNullable<operations["listLogs"]["parameters"]["query"]>;
-
-/** The query parameters whose values are strings, sent as given (state upper-cased). */
-const STRING_PARAMS = [
-  "cursor",
-  "messageId",
-  "state",
-  "url",
-  "topicName",
-  "scheduleId",
-  "queueName",
-] as const satisfies readonly (keyof WireQuery)[];
-/** Every query parameter of the spec's `listLogs`. */
-const PARAM_NAMES = [
-  ...STRING_PARAMS,
-  "fromDate",
-  "toDate",
-  "count",
-  "order",
-] as const satisfies readonly (keyof WireQuery)[];
 
 function toMillis(value: Instant, field: string): number {
   const ms = value instanceof Date ? value.getTime() : value;
@@ -37,40 +13,35 @@ function toMillis(value: Instant, field: string): number {
   return ms;
 }
 
+function upperCase(state: unknown): unknown {
+  if (typeof state === "string") return state.toUpperCase();
+  return Array.isArray(state)
+    ? state.map((item: unknown) => (typeof item === "string" ? item.toUpperCase() : item))
+    : state;
+}
+
 /**
- * Checks `list()` parameters and turns them into the wire's query: dates to Unix ms, state upper case.
- * Throws `ValidationError` naming the field and the rule, before any request is made.
+ * Turns `list()` parameters into the wire's query: dates to Unix ms, states upper case, and `fromDate`
+ * not after `toDate`. Every other rule (known names, types, bounds) is the spec's, checked by the
+ * request pipeline before anything is sent.
  */
 export function toWireQuery(params: ListLogsParams | undefined): WireQuery {
   if (params === undefined) return {};
-  rejectUnknownKeys(params, "params", PARAM_NAMES);
-  const query: WireQuery = {};
-  for (const name of STRING_PARAMS) {
-    const value = params[name];
-    if (value === undefined) continue;
-    if (typeof value !== "string" || value === "")
-      throw new ValidationError(name, "must be a non-empty string");
-    query[name] = value;
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    throw new ValidationError("params", "must be an object of filters");
   }
-  if (query.state !== undefined) query.state = query.state.toUpperCase();
-  if (params.fromDate !== undefined) query.fromDate = toMillis(params.fromDate, "fromDate");
-  if (params.toDate !== undefined) query.toDate = toMillis(params.toDate, "toDate");
-  if (query.fromDate !== undefined && query.toDate !== undefined && query.fromDate > query.toDate) {
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "fromDate" || name === "toDate") {
+      if (value !== undefined) query[name] = toMillis(value as Instant, name);
+    } else {
+      query[name] = name === "state" ? upperCase(value) : value;
+    }
+  }
+  const from = query["fromDate"] as number | undefined;
+  const to = query["toDate"] as number | undefined;
+  if (from !== undefined && to !== undefined && from > to) {
     throw new ValidationError("fromDate", "must not be later than toDate");
   }
-  if (params.count !== undefined)
-    query.count = requireInteger(params.count, "count", { min: 1, max: 1000 });
-  if (params.order !== undefined)
-    query.order = requireOneOf(params.order, "order", componentsParametersOrderValues);
-  return query;
-}
-
-/** `?name=value&…` with every value percent-encoded (as openapi-fetch does), or `""` for no query. */
-export function queryString(query: WireQuery): string {
-  let text = "";
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined)
-      text += `${text === "" ? "?" : "&"}${name}=${encodeURIComponent(value)}`;
-  }
-  return text;
+  return query as WireQuery;
 }

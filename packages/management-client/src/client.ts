@@ -1,9 +1,8 @@
-import { basicAuthorization, createTransport, ValidationError } from "@api-clients/core";
-import type { ClientOptions } from "@api-clients/core";
-import createClient from "openapi-fetch";
+import { ValidationError, type ClientOptions } from "@api-clients/core";
+import { basicAuthorization, createApi, fromEnvironment } from "@api-clients/core/internal";
 import type { Client } from "openapi-fetch";
+import { operations, routes } from "./generated/operations.js";
 import type { paths } from "./generated/schema.js";
-import type { Context } from "./internal/request.js";
 import { createBackups } from "./resources/backups.js";
 import type { Backups } from "./resources/backups.js";
 import { createDatabases } from "./resources/databases.js";
@@ -19,10 +18,17 @@ export const DEFAULT_BASE_URL = "https://api.upstash.com";
 
 /** Options of {@link createManagementClient}: the account credentials plus the options shared by every client. */
 export interface ManagementClientOptions extends ClientOptions {
-  /** E-mail of the account, sent as the HTTP Basic user name. */
-  email: string;
-  /** API key of the account, sent as the HTTP Basic password; it never appears in errors, logs or `util.inspect`. */
-  apiKey: string;
+  /**
+   * E-mail of the account, sent as the HTTP Basic user name.
+   * @default process.env.UPSTASH_EMAIL (where `process.env` exists)
+   */
+  email?: string;
+  /**
+   * API key of the account, sent as the HTTP Basic password; it never appears in errors, logs or
+   * `util.inspect`.
+   * @default process.env.UPSTASH_API_KEY (where `process.env` exists)
+   */
+  apiKey?: string;
 }
 
 /** The management client: one group of methods per resource, plus the typed openapi-fetch client. */
@@ -36,8 +42,9 @@ export interface ManagementClient {
   /** Vector indexes. */
   readonly vector: Vector;
   /**
-   * The typed openapi-fetch client over the same transport (auth, retries, timeouts, typed errors),
-   * for full control over a request.
+   * The typed openapi-fetch client every method goes through (auth, parameter checks, retries,
+   * timeouts), for full control: HTTP errors come back as `{ error, response }`, connection failures
+   * and timeouts throw the typed errors.
    */
   readonly raw: Client<paths>;
 }
@@ -49,36 +56,48 @@ export interface ManagementClient {
  * const m = createManagementClient({ email: "me@example.com", apiKey: process.env.API_KEY! });
  * const databases = await m.databases.list();
  */
-export function createManagementClient(options: ManagementClientOptions): ManagementClient {
+export function createManagementClient(options: ManagementClientOptions = {}): ManagementClient {
   if (typeof options !== "object" || options === null) {
     throw new ValidationError("options", "must be an object");
   }
-  const { email, apiKey, ...shared } = options;
+  const {
+    email = fromEnvironment("UPSTASH_EMAIL"),
+    apiKey = fromEnvironment("UPSTASH_API_KEY"),
+    ...shared
+  } = options;
   if (typeof email !== "string" || email === "") {
-    throw new ValidationError("email", "must be a non-empty string");
+    throw new ValidationError(
+      "email",
+      "must be a non-empty string (pass `email`, or set the UPSTASH_EMAIL environment variable)",
+    );
   }
   if (email.includes(":")) {
     throw new ValidationError("email", 'must not contain ":" (HTTP Basic user names cannot)');
   }
   if (typeof apiKey !== "string" || apiKey === "") {
-    throw new ValidationError("apiKey", "must be a non-empty string");
+    throw new ValidationError(
+      "apiKey",
+      "must be a non-empty string (pass `apiKey`, or set the UPSTASH_API_KEY environment variable)",
+    );
   }
-  const transport = createTransport({
+  const authorization = basicAuthorization(email, apiKey);
+  const ctx = createApi<paths>({
     options: shared,
     defaultBaseUrl: DEFAULT_BASE_URL,
-    authorization: basicAuthorization(email, apiKey),
+    authorization,
+    secrets: [apiKey, authorization.slice("Basic ".length)],
     userAgent: USER_AGENT,
+    operations,
+    routes,
   });
-  const raw = createClient<paths>({ baseUrl: transport.baseUrl, fetch: transport.fetch });
-  const ctx: Context = { raw, transport };
   const client: ManagementClient = {
     databases: createDatabases(ctx),
     backups: createBackups(ctx),
     teams: createTeams(ctx),
     vector: createVector(ctx),
-    raw,
+    raw: ctx.raw,
   };
-  const shown = { baseUrl: transport.baseUrl };
+  const shown = { baseUrl: ctx.baseUrl };
   Object.defineProperties(client, {
     [Symbol.for("nodejs.util.inspect.custom")]: {
       value: () => `ManagementClient ${JSON.stringify(shown)}`,

@@ -23,9 +23,11 @@ export {
 } from "./enums.js";
 export type * from "./types.js";
 export type { components, paths, operations } from "./generated/schema.js";
+/** The generated table of the spec's operations: method, path, retry safety and input rules. */
 export { operations as operationTable } from "./generated/operations.js";
 export type { OperationId } from "./generated/operations.js";
 
 /** The error classes of the shared runtime (one copy, so `instanceof` holds across clients). */
 export * from "@api-clients/core/errors";
 export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";
+export type { OperationSpec, ParameterRule, Schema } from "@api-clients/core/internal";

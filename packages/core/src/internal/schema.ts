@@ -1,6 +1,7 @@
 // The one runtime checker of the spec's rules, shared by the clients (typed values, before a request)
 // and the emulator (wire strings, on arrival). Codegen (scripts/lib/openapi.mjs) compiles each
 // operation's parameters and body into the `$ref`-free `Schema` subset below; nothing here reads a spec.
+import { ValidationError } from "../errors.js";
 
 /** The subset of JSON Schema the specs use, `$ref`-free, as codegen emits it. */
 export interface Schema {
@@ -37,4 +38,350 @@ export interface ParameterRule {
 export interface OperationRules {
   readonly params: readonly ParameterRule[];
   readonly body?: { readonly required: boolean; readonly schema: Schema };
+}
+
+/** One row of a client's generated operation table (`src/generated/operations.ts`). */
+export interface OperationSpec extends OperationRules {
+  readonly method: string;
+  /** The spec's path template, e.g. `/v2/redis/database/{id}`. */
+  readonly path: string;
+  /** Whether repeating the call is safe (a safe method, or `x-idempotent: true`). */
+  readonly idempotent: boolean;
+  /** What a 200 body is: the `"OK"` acknowledgement, a JSON array or a JSON object. */
+  readonly success: "acknowledgement" | "array" | "object";
+  /**
+   * From `x-already-applied`: the text of the error the service answers when the state already
+   * matches the request (e.g. `already enabled`); such an error means the call had its effect.
+   */
+  readonly alreadyApplied?: string;
+}
+
+type Obj = Record<string, unknown>;
+
+const quoteList = (values: readonly unknown[]): string =>
+  values.map((v) => JSON.stringify(v)).join(", ");
+
+/** ` from 1 to 1000`, ` >= 1`, ` <= 9` or nothing. */
+function range(min: number | undefined, max: number | undefined, unit = ""): string {
+  if (min !== undefined && max !== undefined) return ` from ${min} to ${max}${unit}`;
+  if (min !== undefined) return ` >= ${min}${unit}`;
+  if (max !== undefined) return ` <= ${max}${unit}`;
+  return "";
+}
+
+/** What a schema's values are, as a noun phrase: `an integer from 1 to 1000`, `a non-empty string`. */
+function noun(schema: Schema): string {
+  if (schema.enum !== undefined) return `one of ${quoteList(schema.enum)}`;
+  switch (schema.type) {
+    case "integer":
+      return `an integer${range(schema.minimum, schema.maximum)}`;
+    case "number":
+      return `a number${range(schema.minimum, schema.maximum)}`;
+    case "string": {
+      const { minLength: min, maxLength: max } = schema;
+      if (min === 1 && max === undefined) return "a non-empty string";
+      if (min === undefined && max === undefined) return "a string";
+      if (max === undefined) return `a string of at least ${min} characters`;
+      if (min === undefined || min === 0) return `a string of at most ${max} characters`;
+      return `a string of ${min} to ${max} characters`;
+    }
+    case "boolean":
+      return "a boolean";
+    case "array": {
+      const items = schema.items?.type && schema.items.type !== "array" ? schema.items.type : "";
+      return items ? `an array of ${items}s` : "an array";
+    }
+    case "object":
+      return "an object";
+    default:
+      return "a value";
+  }
+}
+
+const isPlainObject = (v: unknown): v is Obj => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+const patterns = new Map<string, RegExp>();
+/** Compiles a spec pattern once (as a Unicode regex when it is valid as one). */
+function compiled(pattern: string): RegExp {
+  let re = patterns.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, "u");
+    } catch {
+      re = new RegExp(pattern);
+    }
+    patterns.set(pattern, re);
+  }
+  return re;
+}
+
+/** Length in code points, as JSON Schema counts string length. */
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/** Whether `value` has the JSON type `type` (no type accepts anything). */
+function hasType(type: Schema["type"], value: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isPlainObject(value);
+    default:
+      return true;
+  }
+}
+
+function checkScalar(schema: Schema, value: unknown, field: string): void {
+  if (typeof value === "number") {
+    if (
+      (schema.minimum !== undefined && value < schema.minimum) ||
+      (schema.maximum !== undefined && value > schema.maximum)
+    ) {
+      throw new ValidationError(field, `must be ${noun(schema)}`);
+    }
+  } else if (typeof value === "string") {
+    const { minLength: min, maxLength: max } = schema;
+    if (min !== undefined || max !== undefined) {
+      const n = codePoints(value);
+      if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+        throw new ValidationError(field, `must be ${noun(schema)}`);
+      }
+    }
+    if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
+      throw new ValidationError(field, `must match the pattern ${schema.pattern}`);
+    }
+  }
+  if (schema.enum !== undefined && !schema.enum.includes(value)) {
+    throw new ValidationError(field, `must be ${noun(schema)}`);
+  }
+}
+
+function checkOneOf(
+  variants: readonly Schema[],
+  value: unknown,
+  field: string,
+  unknown?: string[],
+) {
+  // The first variant of the value's type decides; its error is the most telling one.
+  let first: unknown;
+  for (const variant of variants) {
+    if (!hasType(variant.type, value)) continue;
+    const found: string[] = [];
+    try {
+      walk(variant, value, field, unknown && found);
+      unknown?.push(...found);
+      return;
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      first ??= e;
+    }
+  }
+  throw first ?? new ValidationError(field, `must be ${variants.map(noun).join(" or ")}`);
+}
+
+function checkObject(schema: Schema, value: Obj, field: string, unknown?: string[]): void {
+  const props = schema.properties ?? {};
+  const at = (key: string) => (field === "" ? key : `${field}.${key}`);
+  for (const key of schema.required ?? []) {
+    const v = value[key];
+    if (v === undefined || (v === null && props[key]?.nullable !== true)) {
+      throw new ValidationError(at(key), "is required");
+    }
+  }
+  const extra = schema.additionalProperties;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    const sub = Object.hasOwn(props, key) ? props[key] : undefined;
+    if (sub !== undefined) {
+      if (v !== undefined) walk(sub, v, at(key), unknown);
+    } else if (extra === false) {
+      throw new ValidationError(
+        at(key),
+        `is not a known field (expected one of ${quoteList(Object.keys(props))})`,
+      );
+    } else if (typeof extra === "object") {
+      walk(extra, v, at(key), unknown);
+    } else if (v !== undefined) {
+      unknown?.push(at(key));
+    }
+  }
+}
+
+function walk(schema: Schema, value: unknown, field: string, unknown?: string[]): void {
+  if (value === null && (schema.nullable === true || (schema.type === undefined && !schema.enum)))
+    return;
+  if (schema.oneOf !== undefined) return checkOneOf(schema.oneOf, value, field, unknown);
+  const type = schema.type ?? (schema.properties ? "object" : undefined);
+  if (!hasType(type, value)) throw new ValidationError(field, `must be ${noun(schema)}`);
+  if (type === "object") return checkObject(schema, value as Obj, field, unknown);
+  if (type === "array") {
+    const list = value as unknown[];
+    const { minItems: min, maxItems: max } = schema;
+    if ((min !== undefined && list.length < min) || (max !== undefined && list.length > max)) {
+      throw new ValidationError(field, `must have${range(min, max, " items")}`);
+    }
+    if (schema.items !== undefined) {
+      for (let i = 0; i < list.length; i++) walk(schema.items, list[i], `${field}[${i}]`, unknown);
+    }
+    return;
+  }
+  checkScalar(schema, value, field);
+}
+
+/**
+ * Checks a typed JS value against a compiled schema; throws {@link ValidationError} naming the first
+ * offending field (`body.read_regions[0]: must be a string`). Object keys the schema does not declare
+ * are refused when it says `additionalProperties: false`; otherwise their paths are pushed to
+ * `unknown` when given (so a client can warn about a likely typo).
+ */
+export function checkValue(
+  schema: Schema,
+  value: unknown,
+  field: string,
+  unknown?: string[],
+): void {
+  walk(schema, value, field, unknown);
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Refuses a string URL encoding would throw on (`URIError`): a lone UTF-16 surrogate. */
+function requireWellFormed(value: string, field: string): void {
+  if (LONE_SURROGATE.test(value)) {
+    throw new ValidationError(field, "must be well-formed Unicode (it holds a lone surrogate)");
+  }
+}
+
+function checkPathSegment(value: unknown, field: string): void {
+  if (typeof value !== "string") return;
+  if (value === "") throw new ValidationError(field, "must be a non-empty string");
+  if (value === "." || value === "..") throw new ValidationError(field, 'must not be "." or ".."');
+  if (/[\r\n]/.test(value)) throw new ValidationError(field, "must not contain a line break");
+}
+
+/**
+ * Checks the path or query parameters a client is about to send (`values`, by name) against the
+ * operation's rules: required ones present, unknown query names refused, each value by its schema,
+ * strings well-formed, path values usable as one path segment. Errors name `<field>.<name>` (or
+ * `<name>` when `field` is `""`).
+ */
+export function checkParams(
+  rules: readonly ParameterRule[],
+  location: "path" | "query",
+  values: Readonly<Record<string, unknown>> | undefined,
+  field: string,
+): void {
+  const at = (name: string) => (field === "" ? name : `${field}.${name}`);
+  const own = rules.filter((r) => r.in === location);
+  if (values !== undefined && !isPlainObject(values)) {
+    throw new ValidationError(field || location, "must be an object");
+  }
+  if (location === "query" && values !== undefined) {
+    for (const key of Object.keys(values)) {
+      if (values[key] === undefined || own.some((r) => r.name === key)) continue;
+      const expected = own.length
+        ? `expected one of ${quoteList(own.map((r) => r.name))}`
+        : "the operation takes none";
+      throw new ValidationError(at(key), `is not a known parameter (${expected})`);
+    }
+  }
+  for (const rule of own) {
+    const value = values?.[rule.name];
+    const name = at(rule.name);
+    if (value === undefined) {
+      if (rule.required || location === "path") throw new ValidationError(name, "is required");
+      continue;
+    }
+    if (location === "path") checkPathSegment(value, name);
+    for (const s of Array.isArray(value) ? value : [value]) {
+      if (typeof s === "string") requireWellFormed(s, name);
+    }
+    walk(rule.schema, value, name);
+  }
+}
+
+/** The array form of a parameter that may repeat: an `array` schema or a `oneOf` with one. */
+function repeatable(schema: Schema): Schema | undefined {
+  if (schema.type === "array") return schema;
+  return schema.oneOf?.find((s) => s.type === "array");
+}
+
+/** Turns one wire string into the schema's type, then checks it. */
+function coerce(schema: Schema, raw: string, field: string): unknown {
+  if (schema.oneOf !== undefined) {
+    let first: unknown;
+    for (const variant of schema.oneOf) {
+      try {
+        return coerce(variant, raw, field);
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        first ??= e;
+      }
+    }
+    throw first ?? new ValidationError(field, `must be ${schema.oneOf.map(noun).join(" or ")}`);
+  }
+  let value: unknown = raw;
+  if (schema.type === "integer" || schema.type === "number") {
+    const ok = schema.type === "integer" ? /^-?\d+$/.test(raw) : raw.trim() !== "";
+    value = ok ? Number(raw) : NaN;
+  } else if (schema.type === "boolean") {
+    if (raw !== "true" && raw !== "false")
+      throw new ValidationError(field, "must be true or false");
+    value = raw === "true";
+  }
+  walk(schema, value, field);
+  return value;
+}
+
+/**
+ * Reads a request's query string by the operation's rules (wire side): each value turned into its
+ * schema's type and checked, repeated keys collected into an array for a parameter that may repeat
+ * (its value is then always an array), a non-repeatable parameter given twice refused, defaults
+ * applied. Unknown names are ignored. Throws {@link ValidationError} naming the parameter.
+ */
+export function parseQuery(
+  rules: readonly ParameterRule[],
+  search: URLSearchParams,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const rule of rules) {
+    if (rule.in !== "query") continue;
+    const raws = search.getAll(rule.name);
+    if (raws.length === 0) {
+      if (rule.required) throw new ValidationError(rule.name, "is required");
+      if (rule.schema.default !== undefined) out[rule.name] = rule.schema.default;
+      continue;
+    }
+    const list = repeatable(rule.schema);
+    if (list !== undefined) {
+      const items = list.items ?? {};
+      const values = raws.map((raw, i) => coerce(items, raw, `${rule.name}[${i}]`));
+      walk(list, values, rule.name);
+      out[rule.name] = values;
+      continue;
+    }
+    if (raws.length > 1) throw new ValidationError(rule.name, "must appear at most once");
+    out[rule.name] = coerce(rule.schema, raws[0] as string, rule.name);
+  }
+  return out;
+}
+
+/** Reads one (already percent-decoded) path parameter by its rule; throws {@link ValidationError}. */
+export function parsePathParam(rule: ParameterRule, raw: string): unknown {
+  return coerce(rule.schema, raw, rule.name);
 }

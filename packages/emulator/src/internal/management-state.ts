@@ -119,7 +119,7 @@ export class ManagementState {
   private indexes = new Map<string, { owner: string; record: IndexRecord }>();
 
   /**
-   * @param regions the regions a regional database may use (read from the spec's `ReadRegion` enum).
+   * @param regions the regions a regional database may use (the spec's `ReadRegion` values).
    */
   constructor(private readonly regions: readonly string[]) {}
 

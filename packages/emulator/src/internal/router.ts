@@ -1,5 +1,5 @@
-// Matches a request path against the path templates of the compiled spec operations.
-import type { CompiledOperation } from "./spec-validation.js";
+// Matches a request path against the path templates of the spec operations.
+import type { SpecOperation } from "../generated/operations.js";
 
 interface Route {
   readonly template: string;
@@ -7,14 +7,14 @@ interface Route {
   readonly names: readonly string[];
   /** Number of `{param}` segments: fewer means more specific (`/v2/teams/member` beats `/v2/teams/{team_id}`). */
   readonly params: number;
-  readonly byMethod: Map<string, CompiledOperation>;
+  readonly byMethod: Map<string, SpecOperation>;
 }
 
 /** What the router found for a path and method. */
 export type RouteResult =
   | {
       readonly kind: "match";
-      readonly op: CompiledOperation;
+      readonly op: SpecOperation;
       readonly params: Record<string, string>;
     }
   | { readonly kind: "method-not-allowed"; readonly allow: readonly string[] }
@@ -40,23 +40,23 @@ export function templateRegex(template: string): { regex: RegExp; names: string[
 /** Routes requests to spec operations by path template and method. */
 export class Router {
   private readonly routes: Route[] = [];
-  readonly byOperationId = new Map<string, CompiledOperation>();
+  readonly byOperationId = new Map<string, SpecOperation>();
 
-  constructor(operations: readonly CompiledOperation[]) {
+  constructor(operations: readonly SpecOperation[]) {
     const byTemplate = new Map<string, Route>();
     for (const op of operations) {
       this.byOperationId.set(op.operationId, op);
-      let route = byTemplate.get(op.pathTemplate);
+      let route = byTemplate.get(op.path);
       if (!route) {
-        const { regex, names } = templateRegex(op.pathTemplate);
+        const { regex, names } = templateRegex(op.path);
         route = {
-          template: op.pathTemplate,
+          template: op.path,
           regex,
           names,
           params: names.length,
           byMethod: new Map(),
         };
-        byTemplate.set(op.pathTemplate, route);
+        byTemplate.set(op.path, route);
         this.routes.push(route);
       }
       route.byMethod.set(op.method, op);

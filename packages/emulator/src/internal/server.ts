@@ -4,13 +4,10 @@ import type { Auth } from "./auth.js";
 import type { Faults, FaultRule } from "./faults.js";
 import { entryJson, parseCursor, type LogsStore } from "./logs-store.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
+import { ValidationError } from "@api-clients/core";
+import type { SpecOperation } from "../generated/operations.js";
 import type { Router } from "./router.js";
-import {
-  SpecViolation,
-  validateQuery,
-  validateValue,
-  type CompiledOperation,
-} from "./spec-validation.js";
+import { checkRequest } from "./spec-validation.js";
 
 /** Largest accepted request body. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -140,7 +137,7 @@ function listLogs(ctx: ServerContext, query: Record<string, unknown>): string {
   if (typeof rawCursor === "string" && rawCursor !== "") {
     cursor = parseCursor(rawCursor);
     if (!cursor)
-      throw new SpecViolation(
+      throw new ValidationError(
         "cursor",
         "must be a cursor returned by a previous page (<timestamp_ms>-<sequence>)",
       );
@@ -231,18 +228,11 @@ export async function handleRequest(
     const account = op.auth === "basic" ? auth.basic(req.headers.authorization) : undefined;
     if (op.auth === "bearer") auth.bearer(req.headers.authorization);
 
-    const query = validateQuery(op, search);
-    for (const p of op.pathParams) validateValue(p.schema, route.params[p.name], p.name);
-    let body: unknown;
-    if (op.body) {
-      body = parseJson(raw);
-      if (body === undefined) {
-        if (op.body.required) throw new SpecViolation("body", "is required");
-      } else validateValue(op.body.schema, body, "body");
-    }
-    dispatch(ctx, op, res, { params: route.params, query, body, account });
+    const body = op.body ? parseJson(raw) : undefined;
+    const checked = checkRequest(op, search, route.params, body);
+    dispatch(ctx, op, res, { params: route.params, ...checked, account });
   } catch (e) {
-    if (e instanceof SpecViolation) return sendError(res, 400, e.message);
+    if (e instanceof ValidationError) return sendError(res, 400, e.message);
     if (e instanceof HttpError) {
       if (e.status === 413) {
         sendError(res, 413, e.message, e.headers);
@@ -262,7 +252,7 @@ export async function handleRequest(
 
 function dispatch(
   ctx: ServerContext,
-  op: CompiledOperation,
+  op: SpecOperation,
   res: ServerResponse,
   input: {
     params: Record<string, string>;

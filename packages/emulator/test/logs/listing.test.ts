@@ -29,13 +29,13 @@ describe.each(["/v2/logs", "/v2/events"])("GET %s", (path) => {
   });
 
   it.each([
-    ["count below the minimum", { count: 0 }, /^count: must be at least 1/],
-    ["count above the maximum", { count: 1001 }, /^count: must be at most 1000/],
+    ["count below the minimum", { count: 0 }, /^count: must be an integer from 1 to 1000/],
+    ["count above the maximum", { count: 1001 }, /^count: must be an integer from 1 to 1000/],
     ["count not an integer", { count: "ten" }, /^count: must be an integer/],
     [
       "order outside its enum",
       { order: "newest" },
-      /^order: must be one of earliestFirst, latestFirst/,
+      /^order: must be one of "earliestFirst", "latestFirst"/,
     ],
     ["fromDate not a number", { fromDate: "yesterday" }, /^fromDate: must be a number/],
     ["cursor of another shape", { cursor: "abc" }, /^cursor: /],

@@ -1,7 +1,7 @@
 // Random methods, paths, query strings and bodies: never 5xx without faults, always the error shape.
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { logsSpec, managementSpec } from "../../src/generated/specs.js";
+import { operations } from "../../src/generated/operations.js";
 import type { Emulator } from "../../src/index.js";
 import { ALICE, LOGS_TOKEN, start } from "../helpers.js";
 
@@ -47,9 +47,7 @@ const segment = fc.oneof(
   ),
   fc.stringMatching(/^[A-Za-z0-9._~-]{0,12}$/),
 );
-const templates = [logsSpec, managementSpec].flatMap((doc) =>
-  Object.keys(doc["paths"] as Record<string, unknown>),
-);
+const templates = [...new Set(operations.map((op) => op.path))];
 const specPath = fc
   .tuple(
     fc.constantFrom(...templates),

@@ -21,8 +21,9 @@ describe("bad input is refused before any request", () => {
     ["fromDate after toDate", { fromDate: 2, toDate: 1 }, "fromDate", /toDate/],
     ["invalid Date", { fromDate: new Date("nope") }, "fromDate", /Date/],
     ["NaN toDate", { toDate: Number.NaN }, "toDate", /finite/],
-    ["empty state", { state: "" }, "state", /non-empty/],
-    ["misspelled filter", { mesageId: "m" }, "params.mesageId", /not a known option/],
+    ["state as a number", { state: 5 }, "state", /string/],
+    ["misspelled filter", { mesageId: "m" }, "mesageId", /not a known parameter/],
+    ["null params", null, "params", /object/],
   ])("%s", async (_, params, field, rule) => {
     const logs = client();
     const calls: (() => Promise<unknown>)[] = [

@@ -1,17 +1,13 @@
-import { invalidResponse, readAcknowledgement, readJson } from "@api-clients/core";
-import type { RequestOptions, Transport } from "@api-clients/core";
-import type { Client } from "openapi-fetch";
-import { operations as table } from "../generated/operations.js";
+import type { RequestOptions } from "@api-clients/core";
+import type { Api } from "@api-clients/core/internal";
 import type { OperationId } from "../generated/operations.js";
 import type { components, operations, paths } from "../generated/schema.js";
 
-/** What every resource module shares: the typed openapi-fetch client and the transport under it. */
-export interface Context {
-  readonly raw: Client<paths>;
-  readonly transport: Transport;
-}
+/** What every resource module shares: the API's one request path. */
+export type Context = Api<paths>;
 
-type Success<Id extends OperationId> = operations[Id]["responses"][200];
+type Operation<Id extends OperationId> = operations[Id];
+type Success<Id extends OperationId> = Operation<Id>["responses"][200];
 
 /** Operations whose success is the bare acknowledgement `"OK"`. */
 export type AcknowledgedOperationId = {
@@ -23,45 +19,39 @@ export type RecordOperationId = Exclude<OperationId, AcknowledgedOperationId>;
 
 /** The JSON document a record operation resolves to. */
 export type Result<Id extends RecordOperationId> =
-  Success<Id> extends {
-    content: { "application/json": infer Body };
-  }
+  Success<Id> extends { content: { "application/json": infer Body } } ? Body : never;
+
+type Absent<T> = [T] extends [never] ? true : [T] extends [undefined] ? true : false;
+type PathOf<Id extends OperationId> = Operation<Id>["parameters"]["path"];
+type QueryOf<Id extends OperationId> = Operation<Id>["parameters"]["query"];
+type JsonBody<RequestBody> = [RequestBody] extends [never]
+  ? never
+  : RequestBody extends { content: { "application/json": infer Body } }
     ? Body
     : never;
-
-type Params<Id extends OperationId> = operations[Id]["parameters"];
-type JsonBody<Id extends OperationId> = operations[Id] extends {
-  requestBody: { content: { "application/json": infer Body } };
-}
-  ? Body
-  : never;
-
-/** The path parameters, query and JSON body of one operation, as the spec declares them. */
-export type Input<Id extends OperationId> = {
-  path?: Params<Id>["path"];
-  query?: Params<Id>["query"];
-  body?: JsonBody<Id>;
-};
+type BodyOf<Id extends OperationId> = JsonBody<NonNullable<Operation<Id>["requestBody"]>>;
 
 /**
- * Sends one operation and parses its JSON result, which must have the shape the spec gives it (an
- * array or an object); anything else is an `InvalidResponseError`, never a silently wrong value.
+ * The path parameters, query and JSON body of one operation, as the spec declares them: required path
+ * parameters and bodies are required here too, so a method that leaves one out does not compile.
  */
-export async function send<Id extends RecordOperationId>(
+export type Input<Id extends OperationId> = (Absent<PathOf<Id>> extends true
+  ? { path?: undefined }
+  : { path: NonNullable<PathOf<Id>> }) &
+  (Absent<QueryOf<Id>> extends true ? { query?: undefined } : { query?: QueryOf<Id> | undefined }) &
+  (Absent<BodyOf<Id>> extends true ? { body?: undefined } : { body: BodyOf<Id> });
+
+/**
+ * Sends one record operation through the API's request path; the result has the shape the spec gives
+ * it (an array or an object), anything else is an `InvalidResponseError`, never a silently wrong value.
+ */
+export function send<Id extends RecordOperationId>(
   ctx: Context,
   id: Id,
   input: Input<Id>,
   options: RequestOptions | undefined,
 ): Promise<Result<Id>> {
-  const result = await perform(ctx, id, input, options);
-  const body = readJson<unknown>(result);
-  const isArray = Array.isArray(body);
-  if (
-    table[id].success === "array" ? !isArray : typeof body !== "object" || body === null || isArray
-  ) {
-    throw invalidResponse(result, `expected a JSON ${table[id].success}`);
-  }
-  return body as Result<Id>;
+  return ctx.call(id, input, options) as Promise<Result<Id>>;
 }
 
 /** Sends one operation whose success is the acknowledgement `"OK"` (JSON string, plain text or empty). */
@@ -71,33 +61,5 @@ export async function acknowledge<Id extends AcknowledgedOperationId>(
   input: Input<Id>,
   options: RequestOptions | undefined,
 ): Promise<void> {
-  readAcknowledgement(await perform(ctx, id, input, options));
-}
-
-/**
- * Looks the operation up in the generated table (method, path template, retry safety) and sends it
- * through openapi-fetch, which percent-encodes each path parameter into its own segment.
- */
-async function perform(
-  ctx: Context,
-  id: OperationId,
-  input: Input<OperationId>,
-  options: RequestOptions | undefined,
-): Promise<{ data?: string; response: Response }> {
-  const { method, path, idempotent } = table[id];
-  const init = {
-    params: { path: input.path, query: input.query },
-    body: input.body,
-    parseAs: "text",
-    // The per-call fetch carries the call's signal, timeout and retries, and the retry policy.
-    fetch: ctx.transport.fetchFor(options, { idempotent }),
-  };
-  // The input was checked against this operation's own types by the caller; openapi-fetch cannot
-  // relate a runtime operation id to its path's types, so the call itself is untyped.
-  const request = ctx.raw.request as unknown as (
-    method: string,
-    path: string,
-    init: object,
-  ) => Promise<{ data?: string; response: Response }>;
-  return request(method.toLowerCase(), path, init);
+  await ctx.call(id, input, options);
 }

@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { checkBody, idPath, pathSegment } from "../internal/input-rules.js";
 import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type { Backup, CreateBackupRequest, RestoreBackupRequest } from "../types.js";
@@ -27,19 +26,19 @@ export function createBackups(ctx: Context): Backups {
       acknowledge(
         ctx,
         "createBackup",
-        { path: idPath(databaseId, "databaseId"), body: checkBody.createBackup(body) },
+        { path: { id: databaseId }, body },
         options,
       ),
     list: async (databaseId, options) =>
-      send(ctx, "listBackups", { path: idPath(databaseId, "databaseId") }, options),
+      send(ctx, "listBackups", { path: { id: databaseId } }, options),
     delete: async (databaseId, backupId, options) =>
       acknowledge(
         ctx,
         "deleteBackup",
         {
           path: {
-            ...idPath(databaseId, "databaseId"),
-            backup_id: pathSegment(backupId, "backupId"),
+            id: databaseId,
+            backup_id: backupId,
           },
         },
         options,
@@ -48,12 +47,12 @@ export function createBackups(ctx: Context): Backups {
       acknowledge(
         ctx,
         "restoreBackup",
-        { path: idPath(databaseId, "databaseId"), body: checkBody.restoreBackup(body) },
+        { path: { id: databaseId }, body },
         options,
       ),
     enableDaily: async (databaseId, options) =>
-      acknowledge(ctx, "enableDailyBackup", { path: idPath(databaseId, "databaseId") }, options),
+      acknowledge(ctx, "enableDailyBackup", { path: { id: databaseId } }, options),
     disableDaily: async (databaseId, options) =>
-      acknowledge(ctx, "disableDailyBackup", { path: idPath(databaseId, "databaseId") }, options),
+      acknowledge(ctx, "disableDailyBackup", { path: { id: databaseId } }, options),
   };
 }

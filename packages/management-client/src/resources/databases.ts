@@ -1,5 +1,4 @@
-import type { RequestOptions } from "@api-clients/core";
-import { checkBody, checkGetDatabaseQuery, idPath } from "../internal/input-rules.js";
+import { ValidationError, type RequestOptions } from "@api-clients/core";
 import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type {
@@ -48,43 +47,55 @@ export interface Databases {
   moveToTeam(body: MoveToTeamRequest, options?: RequestOptions): Promise<void>;
 }
 
+/** `read_regions` must not repeat `primary_region` (the one rule the spec can only state in prose). */
+function checkRegions(body: CreateDatabaseRequest): CreateDatabaseRequest {
+  const { primary_region: primary, read_regions: reads } = body ?? {};
+  if (typeof primary === "string" && Array.isArray(reads) && reads.includes(primary)) {
+    throw new ValidationError(
+      "body.read_regions",
+      `must not contain the primary region ${JSON.stringify(primary)}`,
+    );
+  }
+  return body;
+}
+
 /** Builds the `databases` resource group over the shared context. */
 export function createDatabases(ctx: Context): Databases {
   return {
     create: async (body, options) =>
-      send(ctx, "createDatabase", { body: checkBody.createDatabase(body) }, options),
+      send(ctx, "createDatabase", { body: checkRegions(body) }, options),
     get: async (id, query, options) =>
       send(
         ctx,
         "getDatabase",
-        { path: idPath(id), query: checkGetDatabaseQuery(query ?? {}, "query") },
+        { path: { id }, query },
         options,
       ),
     list: async (options) => send(ctx, "listDatabases", {}, options),
     delete: async (id, options) =>
-      acknowledge(ctx, "deleteDatabase", { path: idPath(id) }, options),
-    stats: async (id, options) => send(ctx, "getDatabaseStats", { path: idPath(id) }, options),
+      acknowledge(ctx, "deleteDatabase", { path: { id } }, options),
+    stats: async (id, options) => send(ctx, "getDatabaseStats", { path: { id } }, options),
     rename: async (id, body, options) =>
-      send(ctx, "renameDatabase", { path: idPath(id), body: checkBody.rename(body) }, options),
+      send(ctx, "renameDatabase", { path: { id }, body }, options),
     resetPassword: async (id, options) =>
-      send(ctx, "resetDatabasePassword", { path: idPath(id) }, options),
-    enableTls: async (id, options) => send(ctx, "enableDatabaseTls", { path: idPath(id) }, options),
+      send(ctx, "resetDatabasePassword", { path: { id } }, options),
+    enableTls: async (id, options) => send(ctx, "enableDatabaseTls", { path: { id } }, options),
     enableEviction: async (id, options) =>
-      acknowledge(ctx, "enableDatabaseEviction", { path: idPath(id) }, options),
+      acknowledge(ctx, "enableDatabaseEviction", { path: { id } }, options),
     disableEviction: async (id, options) =>
-      acknowledge(ctx, "disableDatabaseEviction", { path: idPath(id) }, options),
+      acknowledge(ctx, "disableDatabaseEviction", { path: { id } }, options),
     enableAutoUpgrade: async (id, options) =>
-      acknowledge(ctx, "enableDatabaseAutoUpgrade", { path: idPath(id) }, options),
+      acknowledge(ctx, "enableDatabaseAutoUpgrade", { path: { id } }, options),
     disableAutoUpgrade: async (id, options) =>
-      acknowledge(ctx, "disableDatabaseAutoUpgrade", { path: idPath(id) }, options),
+      acknowledge(ctx, "disableDatabaseAutoUpgrade", { path: { id } }, options),
     updateRegions: async (id, body, options) =>
       acknowledge(
         ctx,
         "updateDatabaseRegions",
-        { path: idPath(id), body: checkBody.updateDatabaseRegions(body) },
+        { path: { id }, body },
         options,
       ),
     moveToTeam: async (body, options) =>
-      acknowledge(ctx, "moveDatabaseToTeam", { body: checkBody.moveDatabaseToTeam(body) }, options),
+      acknowledge(ctx, "moveDatabaseToTeam", { body }, options),
   };
 }

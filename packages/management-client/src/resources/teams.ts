@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { checkBody, idPath, pathSegment } from "../internal/input-rules.js";
 import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type {
@@ -30,15 +29,15 @@ export interface Teams {
 export function createTeams(ctx: Context): Teams {
   return {
     create: async (body, options) =>
-      send(ctx, "createTeam", { body: checkBody.createTeam(body) }, options),
+      send(ctx, "createTeam", { body }, options),
     list: async (options) => send(ctx, "listTeams", {}, options),
     delete: async (teamId, options) =>
-      acknowledge(ctx, "deleteTeam", { path: idPath(teamId, "teamId") }, options),
+      acknowledge(ctx, "deleteTeam", { path: { id: teamId } }, options),
     listMembers: async (teamId, options) =>
-      send(ctx, "listTeamMembers", { path: { team_id: pathSegment(teamId, "teamId") } }, options),
+      send(ctx, "listTeamMembers", { path: { team_id: teamId } }, options),
     addMember: async (body, options) =>
-      send(ctx, "addTeamMember", { body: checkBody.addTeamMember(body) }, options),
+      send(ctx, "addTeamMember", { body }, options),
     removeMember: async (body, options) =>
-      acknowledge(ctx, "removeTeamMember", { body: checkBody.removeTeamMember(body) }, options),
+      acknowledge(ctx, "removeTeamMember", { body }, options),
   };
 }

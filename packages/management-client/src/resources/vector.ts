@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { checkBody, idPath } from "../internal/input-rules.js";
 import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type {
@@ -38,32 +37,32 @@ export interface Vector {
 export function createVector(ctx: Context): Vector {
   return {
     create: async (body, options) =>
-      send(ctx, "createVectorIndex", { body: checkBody.createVectorIndex(body) }, options),
+      send(ctx, "createVectorIndex", { body }, options),
     list: async (options) => send(ctx, "listVectorIndexes", {}, options),
-    get: async (id, options) => send(ctx, "getVectorIndex", { path: idPath(id) }, options),
+    get: async (id, options) => send(ctx, "getVectorIndex", { path: { id } }, options),
     delete: async (id, options) =>
-      acknowledge(ctx, "deleteVectorIndex", { path: idPath(id) }, options),
+      acknowledge(ctx, "deleteVectorIndex", { path: { id } }, options),
     rename: async (id, body, options) =>
       acknowledge(
         ctx,
         "renameVectorIndex",
-        { path: idPath(id), body: checkBody.rename(body) },
+        { path: { id }, body },
         options,
       ),
     resetTokens: async (id, options) =>
-      acknowledge(ctx, "resetVectorIndexTokens", { path: idPath(id) }, options),
+      acknowledge(ctx, "resetVectorIndexTokens", { path: { id } }, options),
     setPlan: async (id, body, options) =>
       acknowledge(
         ctx,
         "setVectorIndexPlan",
-        { path: idPath(id), body: checkBody.setVectorIndexPlan(body) },
+        { path: { id }, body },
         options,
       ),
     transfer: async (id, body, options) =>
       acknowledge(
         ctx,
         "transferVectorIndex",
-        { path: idPath(id), body: checkBody.transferVectorIndex(body) },
+        { path: { id }, body },
         options,
       ),
   };

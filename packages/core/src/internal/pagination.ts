@@ -1,4 +1,18 @@
-import { ApiClientError } from "./errors.js";
+import { ApiClientError } from "../errors.js";
+
+/** Default for {@link PaginateOptions.maxEmptyPages}. */
+export const DEFAULT_MAX_EMPTY_PAGES = 100;
+
+/** How many recent cursors are remembered to catch a server that sends one again (bounded memory). */
+const REMEMBERED_CURSORS = 10_000;
+
+/** How {@link paginate} reads a page: its next cursor and how many items it holds. */
+export interface PageReader<Page> {
+  /** The cursor of the next page, or `undefined`/`""` on the last page. */
+  next(page: Page): string | undefined;
+  /** Number of items on the page (a page with none counts towards `maxEmptyPages`). */
+  count(page: Page): number;
+}
 
 /** Options for {@link paginate}. */
 export interface PaginateOptions {
@@ -6,31 +20,52 @@ export interface PaginateOptions {
    * Stops the iteration and aborts the request in flight.
    * @default undefined
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Fetch the next page while the caller consumes the current one (never more than one page ahead).
    * @default true
    */
-  prefetch?: boolean;
+  prefetch?: boolean | undefined;
   /**
    * Cursor of the first page to fetch.
    * @default undefined (the first page)
    */
-  startCursor?: string;
+  startCursor?: string | undefined;
+  /**
+   * Consecutive empty pages that still carry a next cursor before paging stops with an error (a server
+   * that never ends would otherwise be followed forever).
+   * @default 100
+   */
+  maxEmptyPages?: number | undefined;
+}
+
+/** Remembers the most recent cursors, forgetting the oldest beyond a bound. */
+class RecentCursors {
+  private readonly set = new Set<string>();
+  add(cursor: string): void {
+    this.set.add(cursor);
+    if (this.set.size > REMEMBERED_CURSORS) {
+      this.set.delete(this.set.values().next().value as string);
+    }
+  }
+  has(cursor: string): boolean {
+    return this.set.has(cursor);
+  }
 }
 
 /**
  * Yields cursor-paginated pages until a page has no next cursor, fetching each cursor once and at most
- * one page ahead; leaving the loop early aborts the request in flight.
+ * one page ahead; leaving the loop early aborts the request in flight. Stops with an `ApiClientError`
+ * when the server repeats a recent cursor or sends `maxEmptyPages` empty pages in a row.
  *
  * @example
- * for await (const page of paginate((cursor, signal) => fetchLogs({ cursor }, { signal }), (page) => page.cursor)) {
+ * for await (const page of paginate((cursor, signal) => fetchLogs({ cursor }, { signal }), reader)) {
  *   console.log(page.events.length);
  * }
  */
 export async function* paginate<Page>(
   fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<Page>,
-  nextCursor: (page: Page) => string | undefined,
+  reader: PageReader<Page>,
   options: PaginateOptions = {},
 ): AsyncGenerator<Page, void, undefined> {
   const controller = new AbortController();
@@ -39,8 +74,10 @@ export async function* paginate<Page>(
       ? controller.signal
       : AbortSignal.any([options.signal, controller.signal]);
   const prefetch = options.prefetch ?? true;
-  const seen = new Set<string>();
+  const maxEmptyPages = options.maxEmptyPages ?? DEFAULT_MAX_EMPTY_PAGES;
+  const seen = new RecentCursors();
   if (options.startCursor !== undefined) seen.add(options.startCursor);
+  let emptyInARow = 0;
 
   const start = (cursor: string | undefined): Promise<Page> => {
     signal.throwIfAborted();
@@ -55,12 +92,18 @@ export async function* paginate<Page>(
     while (pending !== undefined) {
       const page: Page = await pending;
       pending = undefined;
-      const cursor = nextCursor(page);
+      const cursor = reader.next(page);
       const hasNext = cursor !== undefined && cursor !== "";
       if (hasNext) {
         if (seen.has(cursor)) {
           throw new ApiClientError(
             `Pagination stopped: cursor did not advance (the server returned cursor ${JSON.stringify(cursor)} again)`,
+          );
+        }
+        emptyInARow = reader.count(page) === 0 ? emptyInARow + 1 : 0;
+        if (emptyInARow >= maxEmptyPages) {
+          throw new ApiClientError(
+            `Pagination stopped: ${emptyInARow} empty pages in a row, each with a new cursor (maxEmptyPages is ${maxEmptyPages}); resume from cursor ${JSON.stringify(cursor)}`,
           );
         }
         seen.add(cursor);

@@ -1,7 +1,5 @@
-import { ConnectionError, TimeoutError } from "./errors.js";
-import { parseRetryAfterMs } from "./internal/retry-after.js";
-
-export { parseRetryAfterMs };
+import { ConnectionError, TimeoutError } from "../errors.js";
+import { parseRetryAfterMs } from "./retry-after.js";
 
 /** First backoff wait, in milliseconds (doubled per attempt, with jitter). */
 export const INITIAL_RETRY_DELAY_MS = 500;
@@ -57,16 +55,6 @@ export function backoffDelayMs(attempt: number, random: () => number = Math.rand
   return Math.round(base * (1 - random() * 0.25));
 }
 
-/** The wait before the next attempt: the server's `retry-after-ms`/`Retry-After` when sent, else backoff. */
-export function retryDelayMs(
-  attempt: number,
-  headers?: Headers,
-  random: () => number = Math.random,
-): number {
-  const requested = headers === undefined ? undefined : parseRetryAfterMs(headers);
-  return requested ?? backoffDelayMs(attempt, random);
-}
-
 /** What is known about a failed attempt, for {@link retryDecision}. */
 export interface RetryInput {
   /** Number of the attempt that just failed, starting at 1. */
@@ -85,9 +73,10 @@ export interface RetryInput {
   random?: () => number;
 }
 
-/** Whether to retry, after how long (milliseconds), and why. */
+/** Whether to retry, after how long (milliseconds), and why; `note` explains a refusal worth telling. */
 export type RetryDecision =
-  { retry: true; delayMs: number; reason: string } | { retry: false; reason: string };
+  | { retry: true; delayMs: number; reason: string }
+  | { retry: false; reason: string; note?: string };
 
 /**
  * The one retry rule: retry connection errors, timeouts, 408, 429 and 5xx, honouring `x-should-retry`;
@@ -124,7 +113,14 @@ export function retryDecision(input: RetryInput): RetryDecision {
   if (attempt > maxRetries) return { retry: false, reason: `${reason}; retries exhausted` };
   const requested = headers === undefined ? undefined : parseRetryAfterMs(headers);
   if (requested !== undefined && requested > MAX_RETRY_AFTER_MS) {
-    return { retry: false, reason: `${reason}; server asked to wait ${requested} ms` };
+    const note =
+      `not retried: the server asked to wait ${formatSeconds(requested)} (Retry-After), ` +
+      `more than the ${formatSeconds(MAX_RETRY_AFTER_MS)} limit`;
+    return { retry: false, reason: `${reason}; server asked to wait ${requested} ms`, note };
   }
   return { retry: true, delayMs: requested ?? backoffDelayMs(attempt, input.random), reason };
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }

@@ -1,4 +1,4 @@
-import { ValidationError } from "./errors.js";
+import { ValidationError } from "../errors.js";
 
 function quoteList(values: readonly string[]): string {
   return values.map((value) => JSON.stringify(value)).join(", ");

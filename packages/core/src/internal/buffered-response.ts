@@ -1,0 +1,99 @@
+import { ApiError, InvalidResponseError } from "../errors.js";
+
+/** What the pipeline knows about the exchange that produced a response. */
+export interface Exchange {
+  /** HTTP method. */
+  readonly method: string;
+  /** Request URL, without credentials. */
+  readonly url: string;
+  /** Attempts made, the last one included. */
+  readonly attempts: number;
+  /** For a non-2xx response: the typed error an ergonomic method throws (already redacted). */
+  readonly error?: ApiError | undefined;
+  /** Removes the client's secrets from text a server may have echoed. */
+  readonly redact: (text: string) => string;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * A response whose body was read completely within its attempt (so the attempt's timeout covered it
+ * and a failure while reading was retried like any other). Its `json()` turns a malformed body into an
+ * `InvalidResponseError` instead of a bare `SyntaxError`, and `url`/`redirected` are the real ones.
+ */
+export class BufferedResponse extends Response {
+  readonly #bytes: Uint8Array;
+  readonly #exchange: Exchange;
+  readonly #url: string;
+  readonly #redirected: boolean;
+
+  constructor(bytes: Uint8Array, source: Response, exchange: Exchange, headers = source.headers) {
+    const { status } = source;
+    const nullBody = status === 204 || status === 205 || status === 304;
+    const copied = new Headers(headers);
+    // The body is decoded already: its length is now known exactly (and no longer encoded).
+    if (!nullBody) copied.set("content-length", String(bytes.byteLength));
+    super(nullBody ? null : (bytes as BodyInit), {
+      status,
+      statusText: source.statusText,
+      headers: copied,
+    });
+    this.#bytes = bytes;
+    this.#exchange = exchange;
+    this.#url = source.url;
+    this.#redirected = source.redirected;
+  }
+
+  override text(): Promise<string> {
+    return Promise.resolve(decoder.decode(this.#bytes));
+  }
+
+  override json(): Promise<any> {
+    const text = decoder.decode(this.#bytes);
+    try {
+      return Promise.resolve(JSON.parse(text));
+    } catch {
+      return Promise.reject(invalidResponse(this, "response body is not valid JSON", text));
+    }
+  }
+
+  static {
+    // `url` and `redirected` are accessors of Response: report the real request's, not "" and false.
+    Object.defineProperties(BufferedResponse.prototype, {
+      url: {
+        get(this: BufferedResponse) {
+          return this.#url;
+        },
+      },
+      redirected: {
+        get(this: BufferedResponse) {
+          return this.#redirected;
+        },
+      },
+    });
+  }
+
+  /** The exchange behind a response the pipeline produced, or `undefined` for any other response. */
+  static exchangeOf(response: Response): Exchange | undefined {
+    return #exchange in response ? response.#exchange : undefined;
+  }
+}
+
+/** Builds the {@link InvalidResponseError} for a 2xx response whose body is not what the API promises. */
+export function invalidResponse(
+  response: Response,
+  reason: string,
+  body?: unknown,
+): InvalidResponseError {
+  const exchange = BufferedResponse.exchangeOf(response);
+  const redact = exchange?.redact ?? ((text: string) => text);
+  return new InvalidResponseError({
+    status: response.status,
+    headers: response.headers,
+    body: typeof body === "string" ? redact(body) : body,
+    method: exchange?.method ?? "",
+    url: exchange?.url ?? response.url,
+    attempts: exchange?.attempts,
+    reason,
+  });
+}

@@ -1,0 +1,156 @@
+import { ValidationError } from "../errors.js";
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type ClientOptions,
+  type Logger,
+} from "../options.js";
+
+/** The largest delay a timer accepts (2^31 − 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Per-call limits: the call's own, else the client's. */
+export interface Limits {
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxResponseBytes: number;
+}
+
+/** The client options after validation, with defaults applied. */
+export interface ResolvedOptions extends Limits {
+  readonly baseUrl: string;
+  readonly fetch: typeof fetch;
+  readonly headers: Headers;
+  readonly logger: Logger | undefined;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === "localhost" ||
+    hostname === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+function validateBaseUrl(raw: unknown, allowInsecureHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(String(raw));
+  } catch {
+    throw new ValidationError("baseUrl", "must be an absolute URL");
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new ValidationError("baseUrl", "must not contain credentials");
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new ValidationError("baseUrl", "must not contain a query or fragment");
+  }
+  if (url.protocol === "http:") {
+    if (!allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+      throw new ValidationError(
+        "baseUrl",
+        "must use https (http is only allowed for loopback hosts, or with allowInsecureHttp: true)",
+      );
+    }
+  } else if (url.protocol !== "https:") {
+    throw new ValidationError("baseUrl", "must use https");
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+function validateMaxRetries(value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 100) {
+    throw new ValidationError("maxRetries", "must be an integer from 0 to 100");
+  }
+  return value;
+}
+
+function validateTimeoutMs(value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    throw new ValidationError(
+      "timeoutMs",
+      `must be a number of milliseconds > 0 and <= ${MAX_TIMER_MS} (about 24.8 days)`,
+    );
+  }
+  return value;
+}
+
+function validateMaxResponseBytes(value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new ValidationError("maxResponseBytes", "must be an integer number of bytes >= 1");
+  }
+  return value;
+}
+
+/** A header value as fetch will send it: checked now, so a bad one fails at construction. */
+function checkHeaderValue(field: string, value: string): void {
+  try {
+    new Headers([["x-check", value]]);
+  } catch {
+    throw new ValidationError(
+      field,
+      "must be a valid header value (no CR, LF, NUL or characters above U+00FF)",
+    );
+  }
+}
+
+function validateHeaders(init: unknown, userAgent: string): Headers {
+  let headers: Headers;
+  try {
+    headers = new Headers((init ?? undefined) as HeadersInit | undefined);
+  } catch {
+    throw new ValidationError(
+      "headers",
+      "must be a HeadersInit (object, Headers or name/value pairs) of valid header names and values (no CR, LF, NUL or characters above U+00FF)",
+    );
+  }
+  headers.delete("authorization");
+  if (!headers.has("user-agent")) headers.set("user-agent", userAgent);
+  return headers;
+}
+
+/**
+ * Validates the client options (`ValidationError` naming the option) and applies the defaults.
+ * `authorization` is checked as a header value here, so a bad token fails at construction.
+ */
+export function validateClientOptions(config: {
+  readonly options: ClientOptions;
+  readonly defaultBaseUrl: string;
+  readonly authorization: string;
+  readonly userAgent: string;
+}): ResolvedOptions {
+  const options = config.options;
+  checkHeaderValue("authorization", config.authorization);
+  const logger = options.logger;
+  if (logger !== undefined && typeof logger !== "function") {
+    throw new ValidationError("logger", "must be a function");
+  }
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== "function") {
+    throw new ValidationError("fetch", "must be a fetch function (none is available globally)");
+  }
+  return {
+    baseUrl: validateBaseUrl(options.baseUrl ?? config.defaultBaseUrl, options.allowInsecureHttp === true),
+    fetch: fetchImpl,
+    headers: validateHeaders(options.headers, config.userAgent),
+    logger,
+    timeoutMs: validateTimeoutMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    maxRetries: validateMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES),
+    maxResponseBytes: validateMaxResponseBytes(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+  };
+}
+
+/** The limits of one call: those openapi-fetch copied onto its request from the call's options, else the client's. */
+export function validateLimits(
+  call: { timeoutMs?: unknown; maxRetries?: unknown },
+  client: Limits,
+): Limits {
+  if (call.timeoutMs === undefined && call.maxRetries === undefined) return client;
+  return {
+    timeoutMs: call.timeoutMs === undefined ? client.timeoutMs : validateTimeoutMs(call.timeoutMs),
+    maxRetries:
+      call.maxRetries === undefined ? client.maxRetries : validateMaxRetries(call.maxRetries),
+    maxResponseBytes: client.maxResponseBytes,
+  };
+}

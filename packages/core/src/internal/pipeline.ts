@@ -1,0 +1,426 @@
+// The one request path of every client. Each API gets one openapi-fetch client; its own extension
+// points carry the cross-cutting behaviour:
+//   middleware `onRequest`  finds the operation from `schemaPath`: checks path and query parameters
+//                           against the spec's rules, and picks the operation's retry policy;
+//   the `fetch` option      runs the attempts: build → attempt (send, read the body within the
+//                           timeout) → decide → wait → retry, and hands openapi-fetch a complete
+//                           response.
+// `raw` is that openapi-fetch client; the ergonomic methods call it through `call()` and turn its
+// `{ error, response }` into the typed error the attempt loop already built.
+import createClient, {
+  createQuerySerializer,
+  defaultPathSerializer,
+  type Client,
+  type Middleware,
+} from "openapi-fetch";
+import {
+  AbortError,
+  ApiError,
+  ConnectionError,
+  InvalidResponseError,
+  TimeoutError,
+  ValidationError,
+  type ApiClientError,
+} from "../errors.js";
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type ClientOptions,
+  type LogEvent,
+  type Logger,
+  type RequestOptions,
+} from "../options.js";
+import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
+import { redactUrl, secretRedactor } from "./redact.js";
+import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
+import { checkParams, checkValue, type OperationSpec } from "./schema.js";
+import { sleep } from "./sleep.js";
+import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
+
+/** What a client passes to {@link createApi}. */
+export interface ApiConfig {
+  /** The user's client options (validated here; `ValidationError` when wrong). */
+  readonly options: ClientOptions;
+  /** Base URL used when `options.baseUrl` is not set. */
+  readonly defaultBaseUrl: string;
+  /** Full `Authorization` value; kept in a closure, set on each attempt, never exposed. */
+  readonly authorization: string;
+  /** Every secret the client holds (token, key, …): redacted from any error text a server echoes. */
+  readonly secrets: readonly string[];
+  /** `User-Agent` value naming the package and version. */
+  readonly userAgent: string;
+  /** The generated operation table. */
+  readonly operations: Readonly<Record<string, OperationSpec>>;
+  /** `"METHOD /path/{template}"` → operationId, as generated. */
+  readonly routes: Readonly<Record<string, string>>;
+}
+
+/** The path parameters, query and JSON body of one call. */
+export interface CallInput {
+  readonly path?: object | undefined;
+  readonly query?: object | undefined;
+  readonly body?: unknown;
+}
+
+/** One API's request path: the openapi-fetch client and the ergonomic call on top of it. */
+export interface Api<Paths extends {}> {
+  /** The openapi-fetch client (`{ data | error, response }`; throws only typed connection errors). */
+  readonly raw: Client<Paths>;
+  /** Validated base URL without a trailing slash. */
+  readonly baseUrl: string;
+  /**
+   * Sends one operation and returns its parsed success body, checked against the success shape the
+   * spec gives it (then passed through `read`, which may check more); any failure throws the typed error.
+   */
+  call<T = unknown>(
+    id: string,
+    input: CallInput,
+    options?: RequestOptions,
+    read?: (data: unknown, response: Response) => T,
+  ): Promise<T>;
+}
+
+/** The per-call limits openapi-fetch copies onto its `Request` from the call's options. */
+type CallRequest = Request & { timeoutMs?: unknown; maxRetries?: unknown };
+
+function emit(logger: Logger | undefined, event: LogEvent): void {
+  if (logger === undefined) return;
+  try {
+    logger(event);
+  } catch {
+    // A failing logger must never break a request.
+  }
+}
+
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error && cause.message !== "" && cause.message !== error.message) {
+    return `${error.message}: ${cause.message}`;
+  }
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? `${error.message}: ${code}` : error.message;
+}
+
+function parseErrorBody(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** A body larger than the limit: never retried (the same request gets the same body). */
+class BodyTooLarge extends Error {}
+
+/** Reads the whole body, failing as soon as it grows past `limit` bytes. */
+async function readBody(response: Response, limit: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > limit) throw new BodyTooLarge(`${declared}`);
+  if (response.body === null) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => undefined);
+      throw new BodyTooLarge(`more than ${limit}`);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Path and query serializers that report a string openapi-fetch cannot encode as a `ValidationError`. */
+function checkedSerializer<Args extends [unknown, ...unknown[]]>(
+  serialize: (...args: Args) => string,
+  location: "path" | "query",
+  params: (...args: Args) => unknown,
+): (...args: Args) => string {
+  return (...args) => {
+    try {
+      return serialize(...args);
+    } catch (error) {
+      if (!(error instanceof URIError)) throw error;
+      const values = params(...args) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(values ?? {})) {
+        for (const item of Array.isArray(value) ? value : [value]) {
+          if (typeof item === "string" && !isWellFormed(item)) {
+            throw new ValidationError(
+              `${location}.${name}`,
+              "must be well-formed Unicode (it holds a lone surrogate)",
+            );
+          }
+        }
+      }
+      throw new ValidationError(location, "cannot be encoded into a URL");
+    }
+  };
+}
+
+function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
+/**
+ * Creates one API's request path over one openapi-fetch client; validates the options first.
+ *
+ * @example
+ * const api = createApi<paths>({ options, defaultBaseUrl, authorization, secrets: [token], userAgent, operations, routes });
+ * const page = await api.call("listLogs", { query: { count: 10 } });
+ */
+export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
+  const { operations, routes } = config;
+  const options = validateClientOptions(config);
+  const { baseUrl, logger, maxResponseBytes } = options;
+  const redact = secretRedactor([config.authorization, ...config.secrets]);
+  const authorization = config.authorization;
+  const baseFetch = options.fetch;
+  /** The operation of each request in flight, found by the middleware from its `schemaPath`. */
+  const operationOf = new WeakMap<Request, OperationSpec>();
+
+  const middleware: Middleware = {
+    onRequest({ request, schemaPath, params }) {
+      const id = routes[`${request.method} ${schemaPath}`];
+      const operation = id === undefined ? undefined : operations[id];
+      if (operation === undefined) return undefined;
+      checkParams(operation.params, "path", params.path, "");
+      checkParams(operation.params, "query", params.query, "");
+      operationOf.set(request, operation);
+      return undefined;
+    },
+  };
+
+  /** A connection-level failure of an attempt, as the typed error to report (secrets redacted). */
+  function attemptFailure(
+    error: unknown,
+    context: { method: string; url: string; timeoutMs: number; timedOut: boolean; attempt: number },
+  ): ApiClientError {
+    const { method, url, timeoutMs, attempt } = context;
+    if (context.timedOut) {
+      return new TimeoutError({ timeoutMs, method, url, cause: error, attempts: attempt });
+    }
+    const detail = redact(describeCause(error));
+    const cause = detail === describeCause(error) ? error : new Error(detail);
+    return new ConnectionError(`Connection failed (${method} ${url}): ${detail}`, {
+      cause,
+      method,
+      url,
+      attempts: attempt,
+    });
+  }
+
+  /** The response as the caller gets it: the body read whole, secrets redacted from an error body. */
+  function finalResponse(
+    response: Response,
+    bytes: Uint8Array,
+    exchange: Exchange,
+    note: string | undefined,
+  ): BufferedResponse {
+    if (response.ok) return new BufferedResponse(bytes, response, exchange);
+    const text = redact(new TextDecoder().decode(bytes));
+    const headers = new Headers();
+    for (const [name, value] of response.headers) headers.append(name, redact(value));
+    const error = ApiError.from({
+      status: response.status,
+      headers,
+      body: parseErrorBody(text),
+      ...exchange,
+      note,
+    });
+    return new BufferedResponse(new TextEncoder().encode(text), response, { ...exchange, error }, headers);
+  }
+
+  /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
+  async function send(input: Request): Promise<Response> {
+    const request = input as CallRequest;
+    const { method } = request;
+    const url = redactUrl(request.url);
+    const limits: Limits = validateLimits(request, options);
+    const idempotent = operationOf.get(request)?.idempotent ?? isIdempotentMethod(method);
+    const userSignal = request.signal;
+    request.headers.set("authorization", authorization);
+
+    for (let attempt = 1; ; attempt++) {
+      if (userSignal.aborted) throw new AbortError(userSignal.reason);
+      emit(logger, { type: "request", method, url, attempt });
+      // Build: a request with a body is cloned while another attempt may need the body again.
+      const outgoing = request.body !== null && attempt <= limits.maxRetries ? request.clone() : request;
+      // Attempt: one timer covers the response and its whole body; the user's abort is forwarded.
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, limits.timeoutMs);
+      const forwardAbort = () => controller.abort(userSignal.reason);
+      userSignal.addEventListener("abort", forwardAbort);
+      const started = logger === undefined ? 0 : performance.now();
+      let decision: RetryDecision;
+      let response: Response | undefined;
+      try {
+        response = await baseFetch(outgoing, { signal: controller.signal });
+        if (logger !== undefined) {
+          const durationMs = Math.round(performance.now() - started);
+          emit(logger, { type: "response", method, url, status: response.status, attempt, durationMs });
+        }
+        // Decide on the status alone: a response to retry is not read.
+        decision = response.ok
+          ? { retry: false, reason: "ok" }
+          : retryDecision({
+              attempt,
+              maxRetries: limits.maxRetries,
+              idempotent,
+              status: response.status,
+              headers: response.headers,
+            });
+        if (decision.retry) {
+          response.body?.cancel().catch(() => undefined);
+        } else {
+          const bytes = await readBody(response, limits.maxResponseBytes);
+          const note = "note" in decision ? decision.note : undefined;
+          const exchange = { method, url, attempts: attempt, redact };
+          const final = finalResponse(response, bytes, exchange, note);
+          const error = BufferedResponse.exchangeOf(final)?.error;
+          if (error !== undefined) {
+            emit(logger, { type: "error", method, url, attempt, error: error.message });
+          }
+          return final;
+        }
+      } catch (error) {
+        if (userSignal.aborted) throw new AbortError(userSignal.reason);
+        if (error instanceof BodyTooLarge && response !== undefined) {
+          const failure = new InvalidResponseError({
+            status: response.status,
+            headers: response.headers,
+            body: undefined,
+            method,
+            url,
+            attempts: attempt,
+            reason: `response body is larger than maxResponseBytes (${limits.maxResponseBytes} bytes)`,
+          });
+          emit(logger, { type: "error", method, url, attempt, error: failure.message });
+          throw failure;
+        }
+        const failure = attemptFailure(error, { method, url, timeoutMs: limits.timeoutMs, timedOut, attempt });
+        decision = retryDecision({ attempt, maxRetries: limits.maxRetries, idempotent, error: failure });
+        if (!decision.retry) {
+          emit(logger, { type: "error", method, url, attempt, error: failure.message });
+          throw failure;
+        }
+      } finally {
+        clearTimeout(timer);
+        userSignal.removeEventListener("abort", forwardAbort);
+      }
+      // Wait, then retry.
+      emit(logger, { type: "retry", method, url, attempt, delayMs: decision.delayMs, reason: decision.reason });
+      try {
+        await sleep(decision.delayMs, userSignal);
+      } catch {
+        throw new AbortError(userSignal.reason);
+      }
+    }
+  }
+
+  const raw = createClient<Paths>({
+    baseUrl,
+    fetch: send,
+    headers: options.headers,
+    querySerializer: checkedSerializer(createQuerySerializer(), "query", (query) => query),
+    pathSerializer: checkedSerializer(defaultPathSerializer, "path", (_path, params) => params),
+  });
+  raw.use(middleware);
+
+  async function call<T>(
+    id: string,
+    input: CallInput,
+    call?: RequestOptions,
+    read?: (data: unknown, response: Response) => T,
+  ): Promise<T> {
+    const operation = operations[id] as OperationSpec;
+    if (operation.body !== undefined) checkBody(operation, input.body);
+    const request = raw.request as unknown as (
+      method: string,
+      path: string,
+      init: object,
+    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const { data, response } = await request(operation.method, operation.path, {
+      params: { path: input.path, query: input.query },
+      body: input.body,
+      parseAs: operation.success === "acknowledgement" ? "text" : "json",
+      ...call,
+    });
+    if (!response.ok) {
+      const error = BufferedResponse.exchangeOf(response)?.error;
+      if (error === undefined) throw new Error("unreachable: a failed response without its error");
+      if (operation.alreadyApplied !== undefined && error.message.includes(operation.alreadyApplied)) {
+        return undefined as T;
+      }
+      throw error;
+    }
+    const body = readSuccess(operation, data, response);
+    return read === undefined ? (body as T) : read(body, response);
+  }
+
+  function checkBody(operation: OperationSpec, body: unknown): void {
+    const rule = operation.body;
+    if (rule === undefined) return;
+    if (body === undefined) {
+      if (rule.required) throw new ValidationError("body", "is required");
+      return;
+    }
+    const unknown: string[] = [];
+    checkValue(rule.schema, body, "body", unknown);
+    for (const field of unknown) {
+      emit(logger, {
+        type: "warning",
+        method: operation.method,
+        url: operation.path,
+        message: `${field} is not in the spec; sent as given`,
+      });
+    }
+  }
+
+  return { raw, baseUrl, call };
+}
+
+/** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */
+function readSuccess(operation: OperationSpec, data: unknown, response: Response): unknown {
+  if (operation.success === "acknowledgement") {
+    if (isAcknowledgement(data)) return undefined;
+    throw invalidResponse(response, 'expected the acknowledgement "OK"', data);
+  }
+  if (data === undefined) throw invalidResponse(response, "response body is empty");
+  const isArray = Array.isArray(data);
+  const ok =
+    operation.success === "array" ? isArray : typeof data === "object" && data !== null && !isArray;
+  if (!ok) throw invalidResponse(response, `expected a JSON ${operation.success}`, data);
+  return data;
+}
+
+/** `"OK"` as a JSON string, plain `OK` (any case, surrounding white space) or an empty body. */
+function isAcknowledgement(text: unknown): boolean {
+  if (text === undefined) return true;
+  if (typeof text !== "string") return false;
+  const trimmed = text.trim();
+  if (trimmed === "" || trimmed.toUpperCase() === "OK") return true;
+  if (!trimmed.startsWith('"')) return false;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return typeof parsed === "string" && parsed.trim().toUpperCase() === "OK";
+  } catch {
+    return false;
+  }
+}
