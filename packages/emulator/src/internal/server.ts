@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Auth } from "./auth.js";
 import type { Faults, FaultRule } from "./faults.js";
 import { entryJson, parseCursor, type LogsStore } from "./logs-store.js";
+import { cachedListing } from "./page-cache.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
 import { ValidationError } from "@api-clients/core";
 import type { SpecOperation } from "../generated/operations.js";
@@ -29,7 +30,7 @@ export interface ServerContext {
   ) => { status: number; body: unknown };
 }
 
-/** Sends a JSON body (given as text or as a value). */
+/** Sends a JSON body (given as text, as UTF-8 bytes or as a value). */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -38,7 +39,7 @@ export function sendJson(
   raw = false,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const text = raw ? String(body) : JSON.stringify(body);
+  const text = Buffer.isBuffer(body) ? body : raw ? String(body) : JSON.stringify(body);
   res.writeHead(status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",
@@ -168,10 +169,10 @@ function listLogs(ctx: ServerContext, query: Record<string, unknown>): string {
 /** Handlers of the logs spec, by operationId: `/v2/events` is the older name of `/v2/logs`. */
 const LOGS_HANDLERS: Record<
   string,
-  (ctx: ServerContext, query: Record<string, unknown>) => string
+  (ctx: ServerContext, query: Record<string, unknown>) => Buffer | string
 > = {
-  listLogs,
-  listEvents: listLogs,
+  listLogs: cachedListing(listLogs),
+  listEvents: cachedListing(listLogs),
 };
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
