@@ -1,6 +1,7 @@
 // Runs the six parts in order and collects their rows; a part whose harness breaks becomes an ERROR row.
 import type { BenchConfig } from "./config.js";
 import { runBundle } from "./parts/bundle.js";
+import { runExport } from "./parts/export.js";
 import { runFaultRows } from "./parts/faults.js";
 import { runOverhead } from "./parts/overhead.js";
 import { pagingRounds, runPagination } from "./parts/pagination.js";
@@ -78,6 +79,7 @@ export async function runBench(
             const shared = noConsumer;
             if (parts.has(2))
               await step(2, "pagination", () => runPagination(config, running, shared));
+            if (parts.has(2)) await step(2, "export (CLI)", () => runExport(config, running));
             if (parts.has(3)) await step(3, "peer client", () => runPeer(config, running, shared));
           }
         }

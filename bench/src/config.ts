@@ -8,7 +8,8 @@ export interface BenchConfig {
   overhead: { perRound: number; rounds: number; warmup: number; concurrency: number };
   /**
    * Part 2: entries seeded (and paged whole by the memory probe); entries read per timed round;
-   * rounds without and with consumer work; consumer work per page in milliseconds.
+   * rounds without and with consumer work; consumer work per page in milliseconds; rounds of the
+   * export rows (whole log, only when the CLI package is in the workspace).
    */
   pagination: {
     entries: number;
@@ -16,6 +17,7 @@ export interface BenchConfig {
     rounds: number;
     consumerRounds: number;
     consumerMs: number;
+    exportRounds: number;
   };
   /** Memory probe: sampling interval of `process.memoryUsage()`, milliseconds. */
   memory: { sampleMs: number };
@@ -39,6 +41,7 @@ export const FULL: BenchConfig = {
     rounds: 7,
     consumerRounds: 7,
     consumerMs: 2,
+    exportRounds: 7,
   },
   memory: { sampleMs: 5 },
   peer: { faultTimes: 2 },
@@ -57,6 +60,7 @@ export const QUICK: BenchConfig = {
     rounds: 3,
     consumerRounds: 3,
     consumerMs: 2,
+    exportRounds: 3,
   },
   memory: { sampleMs: 5 },
   peer: { faultTimes: 2 },
@@ -75,6 +79,7 @@ export const TINY: BenchConfig = {
     rounds: 2,
     consumerRounds: 1,
     consumerMs: 1,
+    exportRounds: 1,
   },
   memory: { sampleMs: 5 },
   peer: { faultTimes: 1 },
