@@ -53,7 +53,7 @@ export const FULL: BenchConfig = {
 /** `--quick`: the same rows with fewer rounds and smaller N, under 60 s. */
 export const QUICK: BenchConfig = {
   mode: "quick",
-  overhead: { perRound: 200, rounds: 5, warmup: 300, concurrency: 16 },
+  overhead: { perRound: 120, rounds: 5, warmup: 100, concurrency: 16 },
   pagination: {
     entries: 50_000,
     roundEntries: 20_000,

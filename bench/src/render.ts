@@ -8,7 +8,7 @@ import type { Row } from "./report.js";
 import { showRatio, showSpread, showValue } from "./report.js";
 import { ROOT, type Results } from "./results.js";
 
-/** Markers around the rendered block in each README. */
+/** Markers around the rendered block in each README, each alone on its line. */
 export const START = "<!-- bench:start -->";
 export const END = "<!-- bench:end -->";
 
@@ -222,20 +222,25 @@ export function rootBlock(results: Results): string {
   ].join("\n");
 }
 
+/** Where the block of `text` is: the markers alone on their lines, start before end. */
+function blockRange(text: string): { from: number; to: number } | undefined {
+  const start = new RegExp(`^${START}$`, "m").exec(text);
+  const end = new RegExp(`^${END}$`, "m").exec(text);
+  if (start === null || end === null || end.index < start.index) return undefined;
+  return { from: start.index + START.length, to: end.index };
+}
+
 /** The text between the markers of a file (without them), or undefined when it has none. */
 export function extractBlock(text: string): string | undefined {
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) return undefined;
-  return text.slice(start + START.length, end).trim();
+  const range = blockRange(text);
+  return range === undefined ? undefined : text.slice(range.from, range.to).trim();
 }
 
 /** Replaces the text between the markers of `text` with `block`; throws without markers. */
 export function replaceBlock(text: string, block: string, file: string): string {
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${file}: no ${START} … ${END} markers`);
-  return `${text.slice(0, start + START.length)}\n\n${block}\n\n${text.slice(end)}`;
+  const range = blockRange(text);
+  if (range === undefined) throw new Error(`${file}: no ${START} … ${END} lines`);
+  return `${text.slice(0, range.from)}\n\n${block}\n\n${text.slice(range.to)}`;
 }
 
 /** Both READMEs with their blocks rendered from `results`, formatted by prettier as the repository is. */

@@ -54,8 +54,11 @@ export interface Results {
 /** Files the bench writes itself; their changes do not make a run "dirty". */
 const OWN_OUTPUTS = new Set(["bench/results.json", "bench/README.md", "README.md"]);
 
+/** The code the figures describe: every package's sources. */
+const SOURCES = ":(glob)packages/*/src/**";
+
 function git(args: string[]): string {
-  return execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
+  return execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trimEnd();
 }
 
 /** Reads the repository's state (call it before the run, so that the commit is what was measured). */
@@ -70,7 +73,7 @@ export function gitState(): GitState {
       commit: git(["rev-parse", "HEAD"]),
       dirty: dirtyFiles.length > 0,
       dirtyFiles: dirtyFiles.slice(0, 20),
-      sourceCommit: git(["log", "-1", "--format=%H", "--", "packages/*/src"]),
+      sourceCommit: git(["log", "-1", "--format=%H", "--", SOURCES]),
     };
   } catch {
     return { commit: "unknown", dirty: true, dirtyFiles: [], sourceCommit: "unknown" };
@@ -83,7 +86,7 @@ export function gitState(): GitState {
  */
 export function staleness(results: Results): string | undefined {
   try {
-    const last = git(["log", "-1", "--format=%H", "--", "packages/*/src"]);
+    const last = git(["log", "-1", "--format=%H", "--", SOURCES]);
     if (results.git.commit === "unknown") return "the results do not name their commit";
     execFileSync("git", ["merge-base", "--is-ancestor", last, results.git.commit], { cwd: ROOT });
     return undefined;

@@ -156,6 +156,6 @@ describe("published figures", () => {
     });
     const current = readFileSync(join(ROOT, README_FILES.bench), "utf8");
     expect(extractBlock(other.bench)).not.toBe(extractBlock(current));
-    expect(current.indexOf(START)).toBeLessThan(current.indexOf(END));
+    expect(current).toMatch(new RegExp(`^${START}$[\\s\\S]*^${END}$`, "m"));
   });
 });
