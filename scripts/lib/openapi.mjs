@@ -60,8 +60,9 @@ const UNSUPPORTED = ["allOf", "anyOf", "not", "exclusiveMinimum", "exclusiveMaxi
  */
 export function compileSchema(doc, node, opts = {}, where = "schema", depth = 0) {
   if (depth > 64) throw new Error(`${where}: schema nesting too deep (a $ref cycle?)`);
-  const s = deref(doc, node, where);
-  if (!s || typeof s !== "object") return {};
+  const deref0 = deref(doc, node, where);
+  if (!deref0 || typeof deref0 !== "object") return {};
+  const { schema: s, anyRequired } = requiredAlternatives(deref0, where);
   for (const key of UNSUPPORTED) {
     if (s[key] !== undefined && s[key] !== false) {
       throw new Error(
@@ -86,6 +87,7 @@ export function compileSchema(doc, node, opts = {}, where = "schema", depth = 0)
     out[key] = s[key];
   }
   if (Array.isArray(s["x-extensible-enum"]) && opts.known) out.known = s["x-extensible-enum"];
+  if (anyRequired !== undefined) out.anyRequired = anyRequired;
   const sub = (child, suffix) => compileSchema(doc, child, opts, `${where}${suffix}`, depth + 1);
   if (s.properties && typeof s.properties === "object") {
     out.properties = {};
@@ -100,6 +102,25 @@ export function compileSchema(doc, node, opts = {}, where = "schema", depth = 0)
   if (s.items !== undefined) out.items = sub(s.items, "[]");
   if (Array.isArray(s.oneOf)) out.oneOf = s.oneOf.map((child, i) => sub(child, `.oneOf[${i}]`));
   return out;
+}
+
+/**
+ * The one `anyOf` the checker understands: alternatives that only list `required` fields ("one of
+ * `database_name` and `name`"), alone or wrapped in `allOf` (which keeps openapi-typescript's type the
+ * plain object). Returns the schema without it, and the groups as `anyRequired`.
+ */
+function requiredAlternatives(s, where) {
+  const onlyRequired = (alt) =>
+    alt && Object.keys(alt).length === 1 && Array.isArray(alt.required) && alt.required.length > 0;
+  const wrapped = Array.isArray(s.allOf) && s.allOf.length === 1 ? s.allOf[0] : undefined;
+  const anyOf =
+    s.anyOf ?? (wrapped && Object.keys(wrapped).length === 1 ? wrapped.anyOf : undefined);
+  if (!Array.isArray(anyOf) || !anyOf.every(onlyRequired)) return { schema: s };
+  if (s.anyOf !== undefined && s.allOf !== undefined) {
+    throw new Error(`${where}: both anyOf and allOf; the compiled rules take one required-anyOf`);
+  }
+  const { anyOf: _anyOf, allOf: _allOf, ...rest } = s;
+  return { schema: rest, anyRequired: anyOf.map((alt) => alt.required) };
 }
 
 /** The parameters of an operation: path-level ones, overridden by the operation's of the same name. */

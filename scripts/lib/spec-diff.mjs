@@ -21,11 +21,20 @@ function operations(doc) {
   return result;
 }
 
-function typeOf(schema) {
-  if (!schema) return "any";
-  if (schema.oneOf || schema.anyOf)
-    return (schema.oneOf ?? schema.anyOf).map((s) => s.type ?? "ref").join("|");
-  return schema.type ?? (schema.properties ? "object" : "any");
+/** The JSON types a schema allows, e.g. `["string"]` or `["array", "string"]`; `["any"]` when open. */
+function typesOf(doc, schema) {
+  if (!schema) return ["any"];
+  // A `type` next to `anyOf`/`oneOf` (e.g. "one of these fields is required") decides the type.
+  if (schema.type) return [schema.type];
+  const branches = schema.oneOf ?? schema.anyOf;
+  if (branches) return [...new Set(branches.flatMap((b) => typesOf(doc, resolve(doc, b))))].sort();
+  return [schema.properties ? "object" : "any"];
+}
+
+/** Whether every value of the types `inner` is also one of the types `outer`. */
+function covers(outer, inner) {
+  if (outer.includes("any")) return true;
+  return inner.every((t) => outer.includes(t) || (t === "integer" && outer.includes("number")));
 }
 
 /** Changes to one schema, as a request input (`input`) or as a response (`!input`). */
@@ -33,8 +42,11 @@ function compareSchema(oldDoc, newDoc, oldRaw, newRaw, where, input, out, depth 
   const before = resolve(oldDoc, oldRaw);
   const after = resolve(newDoc, newRaw);
   if (!before || !after || depth > 8) return;
-  if (typeOf(before) !== typeOf(after) && typeOf(before) !== "any") {
-    out.push(`${where}: type changed from ${typeOf(before)} to ${typeOf(after)}`);
+  const was = typesOf(oldDoc, before);
+  const now = typesOf(newDoc, after);
+  // An input may widen (a filter that now also takes an array); a response may only narrow.
+  if (!was.includes("any") && !(input ? covers(now, was) : covers(was, now))) {
+    out.push(`${where}: type changed from ${was.join("|")} to ${now.join("|")}`);
     return;
   }
   if (input && Array.isArray(before.enum)) {

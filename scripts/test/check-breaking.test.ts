@@ -47,6 +47,14 @@ describe("breaking changes between spec versions", () => {
         doc.components.parameters.order.schema.enum.push("randomOrder");
       }),
     ).toEqual([]);
+    // A query parameter that also takes an array (a repeatable filter) is a wider input.
+    expect(
+      diff("logs", (doc) => {
+        doc.components.parameters.flowControlKey.schema = {
+          oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+        };
+      }),
+    ).toEqual([]);
   });
 
   it.each<[string, string, (doc: Doc) => void, string[]]>([
@@ -105,8 +113,29 @@ describe("breaking changes between spec versions", () => {
     [
       "a body field that became required",
       "management",
-      (doc) => doc.components.schemas.CreateDatabaseRequest.required.push("primary_region"),
+      (doc) => (doc.components.schemas.CreateDatabaseRequest.required = ["primary_region"]),
       ["POST /v2/redis/database: request body.primary_region: now required"],
+    ],
+    [
+      "a filter that no longer takes a single value",
+      "logs",
+      (doc) => (doc.components.parameters.label.schema = { type: "array", items: {} }),
+      [
+        'GET /v2/logs: query parameter "label": type changed from array|string to array',
+        'GET /v2/events: query parameter "label": type changed from array|string to array',
+      ],
+    ],
+    [
+      "a response field that may now be an array",
+      "management",
+      (doc) =>
+        (doc.components.schemas.Team.properties.team_name = {
+          oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+        }),
+      [
+        "POST /v2/team: response.team_name: type changed from string to array|string",
+        "GET /v2/teams: response[].team_name: type changed from string to array|string",
+      ],
     ],
     [
       "a removed response field",

@@ -58,7 +58,7 @@ describe("pnpm generate", () => {
       spec,
       readFileSync(spec, "utf8").replace(
         '        - $ref: "#/components/parameters/order"\n',
-        '        - $ref: "#/components/parameters/order"\n        - name: callerIp\n          in: query\n          required: false\n          description: Only entries published from this IP.\n          schema:\n            type: string\n',
+        '        - $ref: "#/components/parameters/order"\n        - name: sourceRegion\n          in: query\n          required: false\n          description: Only entries published from this region.\n          schema:\n            type: string\n',
       ),
     );
 
@@ -75,9 +75,11 @@ describe("pnpm generate", () => {
       "packages/logs-client/src/generated/operations.ts",
       "packages/emulator/src/generated/operations.ts",
     ]);
-    expect(read("packages/logs-client/src/generated/schema.ts")).toContain("callerIp?: string;");
+    expect(read("packages/logs-client/src/generated/schema.ts")).toContain(
+      "sourceRegion?: string;",
+    );
     expect(read("packages/logs-client/src/generated/operations.ts")).toContain(
-      '{ name: "callerIp", in: "query", required: false, schema: { type: "string" } }',
+      '{ name: "sourceRegion", in: "query", required: false, schema: { type: "string" } }',
     );
     expect(generate("--check").status).toBe(0);
   });

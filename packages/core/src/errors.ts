@@ -312,7 +312,13 @@ export class ConnectionError extends ApiClientError {
 
   override toJSON(): Record<string, unknown> {
     const cause = this.cause instanceof Error ? causeSummary(this.cause) : undefined;
-    return { ...super.toJSON(), method: this.method, url: this.url, attempts: this.attempts, cause };
+    return {
+      ...super.toJSON(),
+      method: this.method,
+      url: this.url,
+      attempts: this.attempts,
+      cause,
+    };
   }
 }
 brand(ConnectionError, "ConnectionError");
@@ -378,8 +384,7 @@ brand(ValidationError, "ValidationError");
 export class AbortError extends ApiClientError {
   /** Builds the error from the signal's reason. */
   constructor(reason: unknown) {
-    const detail =
-      reason instanceof Error && reason.message !== "" ? `: ${reason.message}` : "";
+    const detail = reason instanceof Error && reason.message !== "" ? `: ${reason.message}` : "";
     super(`Request aborted${detail}`, { cause: reason });
   }
 }

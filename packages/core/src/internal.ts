@@ -14,12 +14,7 @@ export {
   type PageReader,
   type PaginateOptions,
 } from "./internal/pagination.js";
-export {
-  createApi,
-  type Api,
-  type ApiConfig,
-  type CallInput,
-} from "./internal/pipeline.js";
+export { createApi, type Api, type ApiConfig, type CallInput } from "./internal/pipeline.js";
 export {
   backoffDelayMs,
   INITIAL_RETRY_DELAY_MS,

@@ -11,6 +11,12 @@ const USAGE = `Usage: api-clients-emulator [options]
   --seed N              seed of the log generator (default 1)
   --logs-token TOKEN    Bearer token of the logs API (default: random)
   --account EMAIL:KEY   management account (repeatable; default: one random account)
+  --cors-origin ORIGIN  origin allowed to read the APIs from a browser (repeatable; default "*";
+                        "none" sends no CORS headers)
+  --admin-host NAME     extra Host name the admin API accepts besides localhost, 127.x.x.x, [::1]
+                        (repeatable)
+  --admin-origin ORIGIN extra page origin allowed to call the admin API besides loopback pages
+                        (repeatable)
   --help                show this text`;
 
 function fail(message: string): never {
@@ -36,6 +42,9 @@ async function main(): Promise<void> {
         seed: { type: "string" },
         "logs-token": { type: "string" },
         account: { type: "string", multiple: true },
+        "cors-origin": { type: "string", multiple: true },
+        "admin-host": { type: "string", multiple: true },
+        "admin-origin": { type: "string", multiple: true },
         help: { type: "boolean" },
       },
       strict: true,
@@ -62,8 +71,25 @@ async function main(): Promise<void> {
   if (seed !== undefined) options.seed = seed;
   if (values.host !== undefined) options.host = values.host;
   if (values["logs-token"] !== undefined) options.logsToken = values["logs-token"];
+  const cors = values["cors-origin"];
+  if (cors !== undefined) {
+    if (cors.includes("none")) {
+      if (cors.length > 1) fail("--cors-origin none cannot be combined with origins");
+      options.corsOrigin = false;
+    } else options.corsOrigin = cors.includes("*") ? "*" : cors;
+  }
+  if (values["admin-host"] !== undefined) options.adminHosts = values["admin-host"];
+  if (values["admin-origin"] !== undefined) options.adminOrigins = values["admin-origin"];
 
-  const emu = await startEmulator(options);
+  let emu;
+  try {
+    emu = await startEmulator(options);
+  } catch (e) {
+    // An invalid option (a bad origin, an account without key) is a usage error.
+    if (e instanceof TypeError) fail(e.message);
+    throw e;
+  }
+
   const { logsToken, email, apiKey } = emu.credentials;
   process.stdout.write(
     [

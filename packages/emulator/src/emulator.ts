@@ -2,15 +2,17 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { operations, valueSets } from "./generated/operations.js";
+import { operations } from "./generated/operations.js";
+import { checkAdminAccess, checkCorsSetting } from "./internal/access.js";
 import { createAdmin } from "./internal/admin.js";
-import { Auth } from "./internal/auth.js";
+import { Auth, checkCredentials } from "./internal/auth.js";
 import { Faults, type FaultRule } from "./internal/faults.js";
 import {
   generateLogs,
   simulateEntries,
   type SimulateMessageOptions,
 } from "./internal/log-generator.js";
+import { entriesProblem, simulateProblem, snapshotProblem } from "./internal/limits.js";
 import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { Router } from "./internal/router.js";
@@ -38,8 +40,33 @@ export interface EmulatorOptions {
   logsEndTime?: number;
   /** Bearer token of the logs API. @default a random token */
   logsToken?: string;
-  /** Management accounts; the first one is `credentials`. @default one account with a random API key */
+  /**
+   * Management accounts; the first one is `credentials`. Each needs a non-empty `apiKey` and an `email`
+   * without `:` or spaces, and no e-mail may appear twice: `startEmulator()` throws a TypeError
+   * otherwise. @default one account with a random API key
+   */
   accounts?: EmulatorAccount[];
+  /**
+   * Origins whose browser scripts may read the logs and management APIs' answers
+   * (`Access-Control-Allow-Origin`): `"*"` for any, one origin (`"http://localhost:5173"`), a list
+   * (the request's origin is echoed when listed), or `false` for no CORS headers at all. Preflights
+   * are answered with 204. The admin API never follows this setting (see `adminOrigins`).
+   * @default "*" (the emulator binds to loopback)
+   */
+  corsOrigin?: "*" | (string & {}) | readonly string[] | false;
+  /**
+   * Host names (without port) the admin API accepts in `Host`, besides `localhost`, `127.x.x.x` and
+   * `[::1]`; other names get 403, which stops DNS-rebinding pages from reading the snapshot. Add the
+   * name you reach the emulator by when it is not a loopback name (an `/etc/hosts` alias, say).
+   * @default []
+   */
+  adminHosts?: readonly string[];
+  /**
+   * Origins (`http://host:port`) whose pages may call the admin API, besides pages served from
+   * loopback names; requests from any other `Origin` get 403. Requests without `Origin` (curl, Node)
+   * are not affected. @default []
+   */
+  adminOrigins?: readonly string[];
   /** Longest time to receive a whole request, milliseconds. @default 30000 */
   requestTimeoutMs?: number;
   /** Longest time to receive the request headers, milliseconds. @default 10000 */
@@ -74,9 +101,16 @@ export interface EmulatorSnapshot {
 
 /** The log store of a running emulator. */
 export interface EmulatorLogs {
-  /** Adds entries (a state of a message each) and returns them as stored. */
+  /**
+   * Adds entries (a state of a message each) and returns them as stored. Throws a TypeError past the
+   * limits of the README's "Limits and protections" (10,000 entries, 32 levels and 64 KiB per entry,
+   * `time` an integer from 0 to 8.64e15).
+   */
   append(entries: readonly LogEntryInput[]): LogEntry[];
-  /** Adds the whole life of one message (CREATED → ACTIVE → … → outcome) and returns its entries. */
+  /**
+   * Adds the whole life of one message (CREATED → ACTIVE → … → outcome) and returns its entries.
+   * Throws a TypeError past the limits (`retries` at most 1,000, `stepMs` at most one day).
+   */
   simulateMessage(opts?: SimulateMessageOptions): { messageId: string; entries: LogEntry[] };
   /** The entries of one message, oldest first. */
   message(messageId: string): LogEntry[];
@@ -114,7 +148,10 @@ const randomToken = (prefix: string): string => prefix + randomBytes(24).toStrin
 let sharedRouter: Router | undefined;
 const router = (): Router => (sharedRouter ??= new Router(operations));
 
-/** Starts an emulator of both APIs and resolves once it listens. */
+/**
+ * Starts an emulator of both APIs and resolves once it listens. Rejects with a TypeError naming the
+ * option when an option is invalid (an account without API key, say); the message never holds a secret.
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? "127.0.0.1";
   const logsToken = options.logsToken ?? randomToken("emu_");
@@ -122,6 +159,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options.accounts && options.accounts.length > 0
       ? options.accounts.map((a) => ({ ...a }))
       : [{ email: "dev@example.com", apiKey: randomToken("") }];
+  checkCredentials(logsToken, options.accounts ?? []);
+  const cors = checkCorsSetting(options.corsOrigin);
+  const adminAccess = checkAdminAccess(options.adminHosts, options.adminOrigins);
   const first = accounts[0] as EmulatorAccount;
   const seed = options.seed ?? 1;
   const auth = new Auth(logsToken, accounts);
@@ -131,13 +171,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? Date.now()),
   );
   const baseCount = base.length;
-  const management = new ManagementState(valueSets.management.ReadRegion);
+  const management = new ManagementState();
   const faults = new Faults();
   let simulated = 0;
 
   const toEntry = (e: StoredEntry): LogEntry => entryObject(e) as LogEntry;
   const logs: EmulatorLogs = {
     append(entries) {
+      const problem = entriesProblem(entries);
+      if (problem) throw new TypeError(problem);
       const now = Date.now();
       const stored = store.append(
         entries.map((e, i) =>
@@ -147,6 +189,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return stored.map(toEntry);
     },
     simulateMessage(opts = {}) {
+      const problem = simulateProblem(opts);
+      if (problem) throw new TypeError(problem);
       const stored = store.append(simulateEntries(opts, seed * 7919 + ++simulated));
       return { messageId: stored[0]?.messageId ?? "", entries: stored.map(toEntry) };
     },
@@ -184,8 +228,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       };
     },
     restore(snap: EmulatorSnapshot) {
-      if (snap?.version !== 1)
-        throw new TypeError("snapshot: must come from snapshot() (version 1)");
+      const problem = snapshotProblem(snap);
+      if (problem) throw new TypeError(problem);
       const appended = (snap.logs?.appended ?? []).map((o) => {
         const { seq, ...rest } = o;
         return { ...fromObject(rest, { time: Date.now(), messageId: `msg_restored_${seq}` }), seq };
@@ -213,7 +257,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  const ctx = { router: router(), faults, auth: () => auth, logs: store, management, admin };
+  const ctx = {
+    router: router(),
+    faults,
+    auth: () => auth,
+    logs: store,
+    management,
+    admin,
+    cors,
+    adminAccess,
+  };
   server.on("request", (req, res) => void handleRequest(ctx, req, res));
   server.on("clientError", (_err, socket) => {
     if (socket.writable) {

@@ -67,7 +67,6 @@ export interface LogsClient {
   readonly raw: Client<paths>;
 }
 
-
 /**
  * Creates a client of the logs API.
  *

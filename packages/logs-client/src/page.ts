@@ -18,7 +18,8 @@ export function readLogPage(data: unknown, response: Response): LogPage {
     throw invalidResponse(response, reason, data);
   }
   const { cursor } = wire;
-  if (cursor === undefined || cursor === null || cursor === "") return { events: events as LogEntry[] };
+  if (cursor === undefined || cursor === null || cursor === "")
+    return { events: events as LogEntry[] };
   if (typeof cursor === "string") return { events: events as LogEntry[], cursor };
   if (typeof cursor === "number" && Number.isSafeInteger(cursor)) {
     return { events: events as LogEntry[], cursor: String(cursor) };

@@ -1,32 +1,42 @@
-// The allowed values of the spec's enums, generated from the spec itself (openapi-typescript
-// `enumValues`), under the names the client exports.
+// The values the spec lists, generated from the spec itself. Closed sets (roles, similarity functions)
+// are everything the service accepts; the others are open (`x-extensible-enum`): the service adds
+// values over time, the client sends any string, and these lists hold the values known today.
 import {
-  embeddingModelValues,
+  databasePlanKnownValues,
+  embeddingModelKnownValues,
+  indexTypeKnownValues,
   memberRoleValues,
-  primaryRegionValues,
-  readRegionValues,
+  platformKnownValues,
+  primaryRegionKnownValues,
+  readRegionKnownValues,
   similarityFunctionValues,
-  targetPlanValues,
-  updatableReadRegionValues,
-  vectorPlanValues,
-  vectorRegionValues,
+  sparseEmbeddingModelKnownValues,
+  targetPlanKnownValues,
+  vectorPlanKnownValues,
+  vectorRegionKnownValues,
 } from "./generated/schema.js";
 
-/** Primary regions a global database can be created in. */
-export const PRIMARY_REGIONS = primaryRegionValues;
-/** Read regions a global database can be created with. */
-export const READ_REGIONS = readRegionValues;
-/** Read regions accepted by `databases.updateRegions` (`ap-northeast-1` is not). */
-export const UPDATABLE_READ_REGIONS = updatableReadRegionValues;
+/** Primary regions known today (open: the service adds regions; any string is sent). */
+export const PRIMARY_REGIONS = primaryRegionKnownValues;
+/** Read regions known today, for `databases.create` and `databases.updateRegions` (open). */
+export const READ_REGIONS = readRegionKnownValues;
+/** Platforms a database can be created on (open). */
+export const PLATFORMS = platformKnownValues;
+/** Plans a database can be created with (open). */
+export const DATABASE_PLANS = databasePlanKnownValues;
 /** Roles a team member can be given (`owner` belongs to the team's creator and is never given). */
 export const MEMBER_ROLES = memberRoleValues;
-/** Regions a vector index can be created in. */
-export const VECTOR_REGIONS = vectorRegionValues;
-/** Similarity functions of a vector index; `EUCLIDEAN` (live spelling) and `EUCLIDIAN` (seed) are both accepted. */
+/** Regions a vector index can be created in (open). */
+export const VECTOR_REGIONS = vectorRegionKnownValues;
+/** Similarity functions of a vector index; `EUCLIDEAN` (current) and `EUCLIDIAN` (seed) are both accepted. */
 export const SIMILARITY_FUNCTIONS = similarityFunctionValues;
-/** Embedding models a vector index can compute its vectors with. */
-export const EMBEDDING_MODELS = embeddingModelValues;
-/** Payment plans a new vector index can start on. */
-export const VECTOR_PLANS = vectorPlanValues;
-/** Plans an existing vector index can move to with `vector.setPlan`. */
-export const TARGET_PLANS = targetPlanValues;
+/** Dense embedding models known today (open). */
+export const EMBEDDING_MODELS = embeddingModelKnownValues;
+/** Sparse embedding models known today (open). */
+export const SPARSE_EMBEDDING_MODELS = sparseEmbeddingModelKnownValues;
+/** Index types of a vector index: `DENSE`, `SPARSE`, `HYBRID` (open). */
+export const INDEX_TYPES = indexTypeKnownValues;
+/** Payment plans a new vector index can start on (open). */
+export const VECTOR_PLANS = vectorPlanKnownValues;
+/** Plans an existing vector index can move to with `vector.setPlan` (open). */
+export const TARGET_PLANS = targetPlanKnownValues;

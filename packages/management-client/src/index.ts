@@ -11,13 +11,16 @@ export type { Backups } from "./resources/backups.js";
 export type { Teams } from "./resources/teams.js";
 export type { Vector } from "./resources/vector.js";
 export {
+  DATABASE_PLANS,
   EMBEDDING_MODELS,
+  INDEX_TYPES,
   MEMBER_ROLES,
+  PLATFORMS,
   PRIMARY_REGIONS,
   READ_REGIONS,
   SIMILARITY_FUNCTIONS,
+  SPARSE_EMBEDDING_MODELS,
   TARGET_PLANS,
-  UPDATABLE_READ_REGIONS,
   VECTOR_PLANS,
   VECTOR_REGIONS,
 } from "./enums.js";

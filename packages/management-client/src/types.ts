@@ -17,12 +17,14 @@ export type TeamMember = Schemas["TeamMember"];
 /** A vector index; `max_monthly_bandwidth` of -1 means unlimited. */
 export type VectorIndex = Schemas["VectorIndex"];
 
-/** Primary region of a global database. */
+/** Platform of a database (`aws`, `gcp`, or any value the service adds). */
+export type Platform = Schemas["Platform"];
+/** Plan of a new database (`free`, `payg`, `fixed_*`, or any value the service adds). */
+export type DatabasePlan = Schemas["DatabasePlan"];
+/** Primary region of a global database (the known regions, or any region the service adds). */
 export type PrimaryRegion = Schemas["PrimaryRegion"];
 /** Read region of a global database. */
 export type ReadRegion = Schemas["ReadRegion"];
-/** Read region accepted by `databases.updateRegions` (`ap-northeast-1` is not). */
-export type UpdatableReadRegion = Schemas["UpdatableReadRegion"];
 /** Role a team member can be given. */
 export type MemberRole = Schemas["MemberRole"];
 /** Region of a vector index. */

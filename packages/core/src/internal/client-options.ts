@@ -131,13 +131,18 @@ export function validateClientOptions(config: {
     throw new ValidationError("fetch", "must be a fetch function (none is available globally)");
   }
   return {
-    baseUrl: validateBaseUrl(options.baseUrl ?? config.defaultBaseUrl, options.allowInsecureHttp === true),
+    baseUrl: validateBaseUrl(
+      options.baseUrl ?? config.defaultBaseUrl,
+      options.allowInsecureHttp === true,
+    ),
     fetch: fetchImpl,
     headers: validateHeaders(options.headers, config.userAgent),
     logger,
     timeoutMs: validateTimeoutMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     maxRetries: validateMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES),
-    maxResponseBytes: validateMaxResponseBytes(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+    maxResponseBytes: validateMaxResponseBytes(
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    ),
   };
 }
 

@@ -118,7 +118,11 @@ class BodyTooLarge extends Error {}
 /** Reads the whole body, failing as soon as it grows past `limit` bytes. */
 async function readBody(response: Response, limit: number): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > limit) throw new BodyTooLarge(`${declared}`);
+  if (declared > limit) {
+    // Not read, so cancel it: otherwise the connection stays open, the server blocked on a full socket.
+    response.body?.cancel().catch(() => undefined);
+    throw new BodyTooLarge(`${declared}`);
+  }
   if (response.body === null) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -240,7 +244,12 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       ...exchange,
       note,
     });
-    return new BufferedResponse(new TextEncoder().encode(text), response, { ...exchange, error }, headers);
+    return new BufferedResponse(
+      new TextEncoder().encode(text),
+      response,
+      { ...exchange, error },
+      headers,
+    );
   }
 
   /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
@@ -257,7 +266,8 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
       emit(logger, { type: "request", method, url, attempt });
       // Build: a request with a body is cloned while another attempt may need the body again.
-      const outgoing = request.body !== null && attempt <= limits.maxRetries ? request.clone() : request;
+      const outgoing =
+        request.body !== null && attempt <= limits.maxRetries ? request.clone() : request;
       // Attempt: one timer covers the response and its whole body; the user's abort is forwarded.
       const controller = new AbortController();
       let timedOut = false;
@@ -274,7 +284,14 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         response = await baseFetch(outgoing, { signal: controller.signal });
         if (logger !== undefined) {
           const durationMs = Math.round(performance.now() - started);
-          emit(logger, { type: "response", method, url, status: response.status, attempt, durationMs });
+          emit(logger, {
+            type: "response",
+            method,
+            url,
+            status: response.status,
+            attempt,
+            durationMs,
+          });
         }
         // Decide on the status alone: a response to retry is not read.
         decision = response.ok
@@ -314,8 +331,19 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
           emit(logger, { type: "error", method, url, attempt, error: failure.message });
           throw failure;
         }
-        const failure = attemptFailure(error, { method, url, timeoutMs: limits.timeoutMs, timedOut, attempt });
-        decision = retryDecision({ attempt, maxRetries: limits.maxRetries, idempotent, error: failure });
+        const failure = attemptFailure(error, {
+          method,
+          url,
+          timeoutMs: limits.timeoutMs,
+          timedOut,
+          attempt,
+        });
+        decision = retryDecision({
+          attempt,
+          maxRetries: limits.maxRetries,
+          idempotent,
+          error: failure,
+        });
         if (!decision.retry) {
           emit(logger, { type: "error", method, url, attempt, error: failure.message });
           throw failure;
@@ -325,7 +353,14 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         userSignal.removeEventListener("abort", forwardAbort);
       }
       // Wait, then retry.
-      emit(logger, { type: "retry", method, url, attempt, delayMs: decision.delayMs, reason: decision.reason });
+      emit(logger, {
+        type: "retry",
+        method,
+        url,
+        attempt,
+        delayMs: decision.delayMs,
+        reason: decision.reason,
+      });
       try {
         await sleep(decision.delayMs, userSignal);
       } catch {
@@ -365,7 +400,10 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     if (!response.ok) {
       const error = BufferedResponse.exchangeOf(response)?.error;
       if (error === undefined) throw new Error("unreachable: a failed response without its error");
-      if (operation.alreadyApplied !== undefined && error.message.includes(operation.alreadyApplied)) {
+      if (
+        operation.alreadyApplied !== undefined &&
+        error.message.includes(operation.alreadyApplied)
+      ) {
         return undefined as T;
       }
       throw error;

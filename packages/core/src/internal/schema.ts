@@ -19,6 +19,8 @@ export interface Schema {
   readonly pattern?: string;
   readonly nullable?: boolean;
   readonly required?: readonly string[];
+  /** At least one of these groups of fields must be present (an `anyOf` of `required` lists). */
+  readonly anyRequired?: readonly (readonly string[])[];
   readonly properties?: Readonly<Record<string, Schema>>;
   readonly additionalProperties?: boolean | Schema;
   readonly items?: Schema;
@@ -202,6 +204,15 @@ function checkObject(schema: Schema, value: Obj, field: string, unknown?: string
     if (v === undefined || (v === null && props[key]?.nullable !== true)) {
       throw new ValidationError(at(key), "is required");
     }
+  }
+  const present = (key: string) => value[key] !== undefined && value[key] !== null;
+  const groups = schema.anyRequired;
+  if (groups !== undefined && !groups.some((group) => group.every(present))) {
+    const [first = [], ...others] = groups;
+    throw new ValidationError(
+      at(first.join(", ")),
+      `is required (or ${others.map((group) => quoteList(group)).join(" or ")})`,
+    );
   }
   const extra = schema.additionalProperties;
   for (const key of Object.keys(value)) {

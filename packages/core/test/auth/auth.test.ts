@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { basicAuthorization, bearerAuthorization } from "../../src/index.js";
+import { basicAuthorization, bearerAuthorization } from "../../src/internal.js";
 
 describe("authorization header values", () => {
   it.each([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as core from "../../src/index.js";
 import {
+  AbortError,
   ApiClientError,
   ApiError,
   ConnectionError,
@@ -118,6 +119,7 @@ describe("messages and toJSON", () => {
       requestId: "r1",
       method: "DELETE",
       url: "https://api.example.com/v2/x",
+      attempts: 1,
     });
   });
 
@@ -141,5 +143,28 @@ describe("messages and toJSON", () => {
     const error = ApiError.from({ ...init(404), url: "https://user:pa55@api.example.com/x" });
     expect(error.url).toBe("https://api.example.com/x");
     expect(error.message).not.toContain("pa55");
+  });
+
+  it("says how many attempts were made when there was more than one", () => {
+    expect(ApiError.from({ ...init(503, { error: "busy" }), attempts: 3 }).message).toBe(
+      "503 Service Unavailable: busy (DELETE https://api.example.com/v2/x), after 3 attempts",
+    );
+    expect(ApiError.from({ ...init(503), attempts: 1 }).message).not.toContain("after");
+    const refused = new ConnectionError("Connection failed (GET https://a.example/x)", {
+      attempts: 2,
+    });
+    expect(refused.message).toBe("Connection failed (GET https://a.example/x), after 2 attempts");
+    expect(refused.toJSON()).toMatchObject({ attempts: 2 });
+  });
+
+  it("AbortError keeps the signal's reason as cause and says it", () => {
+    const reason = new Error("user left");
+    const error = new AbortError(reason);
+    expect(error.message).toBe("Request aborted: user left");
+    expect(error.cause).toBe(reason);
+    expect(error.name).toBe("AbortError");
+    expect(error).toBeInstanceOf(ApiClientError);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect(new AbortError(undefined).message).toBe("Request aborted");
   });
 });

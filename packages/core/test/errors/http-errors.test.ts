@@ -12,7 +12,7 @@ import {
   UnprocessableEntityError,
 } from "../../src/index.js";
 import { startTestServer, type ScriptedResponse, type TestServer } from "../support/test-server.js";
-import { rejection, testTransport } from "../support/transport.js";
+import { rejection, testApi } from "../support/api.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -21,10 +21,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-async function failWith(script: ScriptedResponse, path = "/v2/thing"): Promise<ApiError> {
+async function failWith(script: ScriptedResponse, id = "a"): Promise<ApiError> {
   server.enqueue(script);
-  const transport = testTransport(server.url, { maxRetries: 0 });
-  const error = await rejection(transport.fetch(`${server.url}${path}`));
+  const api = testApi(server.url, { maxRetries: 0 });
+  const error = await rejection(api.call("getItem", { path: { id } }));
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }
@@ -65,19 +65,14 @@ describe("non-2xx responses become typed errors", () => {
     expect(error.name).toBe(ErrorClass.name);
     expect(error.status).toBe(status);
     expect(error.method).toBe("GET");
-    expect(error.url).toBe(`${server.url}/v2/thing`);
-    expect(error.message).toBe(`${prefix} (GET ${server.url}/v2/thing)`);
+    expect(error.url).toBe(`${server.url}/items/a`);
+    expect(error.message).toBe(`${prefix} (GET ${server.url}/items/a)`);
     expect(error.body).toEqual(body);
   });
 
   it("builds the documented message shape", async () => {
-    const error = await failWith(
-      { status: 404, body: { error: "database not found" } },
-      "/v2/redis/database/x",
-    );
-    expect(error.message).toBe(
-      `404 Not Found: database not found (GET ${server.url}/v2/redis/database/x)`,
-    );
+    const error = await failWith({ status: 404, body: { error: "database not found" } }, "x y");
+    expect(error.message).toBe(`404 Not Found: database not found (GET ${server.url}/items/x%20y)`);
   });
 
   it("reads a nested error.message", async () => {

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiClientError, paginate, paginateItems, readJson } from "../../src/index.js";
+import { AbortError, ApiClientError } from "../../src/index.js";
+import {
+  DEFAULT_MAX_EMPTY_PAGES,
+  paginate,
+  paginateItems,
+  type PageReader,
+} from "../../src/internal.js";
 import { startTestServer, type Responder, type TestServer } from "../support/test-server.js";
-import { rejection, testTransport } from "../support/transport.js";
+import { rejection, testApi } from "../support/api.js";
 
 interface Page {
   items: number[];
@@ -34,26 +40,35 @@ function pagesOf(total: number, overrides: Record<number, ReturnType<Responder>>
   };
 }
 
+const reader: PageReader<Page> = {
+  next: (page) => page.cursor,
+  count: (page) => page.items.length,
+};
+
 function fetchPageFrom(url: string) {
-  const transport = testTransport(url, { maxRetries: 0 });
-  return async (cursor: string | undefined, signal: AbortSignal): Promise<Page> => {
-    const query = cursor === undefined ? "" : `?cursor=${encodeURIComponent(cursor)}`;
-    const response = await transport.fetchFor(
-      { signal },
-      { idempotent: true },
-    )(`${url}/v2/pages${query}`);
-    return readJson<Page>({ data: await response.text(), response });
-  };
+  const api = testApi(url, { maxRetries: 0 });
+  return (cursor: string | undefined, signal: AbortSignal): Promise<Page> =>
+    api.call<Page>("getThing", { query: cursor === undefined ? {} : { cursor } }, { signal });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function collect<T>(pages: AsyncIterable<T>): Promise<{ got: T[]; error: unknown }> {
+  const got: T[] = [];
+  try {
+    for await (const page of pages) got.push(page);
+  } catch (error) {
+    return { got, error };
+  }
+  return { got, error: undefined };
+}
 
 describe("paginate", () => {
   it("yields every page once and in order, requesting each cursor once", async () => {
     server.setHandler(pagesOf(25));
     const seen: number[] = [];
     for await (const item of paginateItems(
-      paginate(fetchPageFrom(server.url), (page) => page.cursor),
+      paginate(fetchPageFrom(server.url), reader),
       (page) => page.items,
     )) {
       seen.push(item);
@@ -69,7 +84,7 @@ describe("paginate", () => {
     server.setHandler(pagesOf(5));
     const countsAfterPause: number[] = [];
     let index = 0;
-    for await (const page of paginate(fetchPageFrom(server.url), (p) => p.cursor)) {
+    for await (const page of paginate(fetchPageFrom(server.url), reader)) {
       expect(server.requests.length).toBeLessThanOrEqual(index + 2);
       await sleep(80);
       countsAfterPause.push(server.requests.length);
@@ -83,9 +98,7 @@ describe("paginate", () => {
   it("fetches strictly on demand with prefetch: false", async () => {
     server.setHandler(pagesOf(3));
     const counts: number[] = [];
-    for await (const _page of paginate(fetchPageFrom(server.url), (p) => p.cursor, {
-      prefetch: false,
-    })) {
+    for await (const _page of paginate(fetchPageFrom(server.url), reader, { prefetch: false })) {
       await sleep(30);
       counts.push(server.requests.length);
     }
@@ -95,9 +108,7 @@ describe("paginate", () => {
   it("starts from startCursor", async () => {
     server.setHandler(pagesOf(4));
     const firsts: number[] = [];
-    for await (const page of paginate(fetchPageFrom(server.url), (p) => p.cursor, {
-      startCursor: "2",
-    })) {
+    for await (const page of paginate(fetchPageFrom(server.url), reader, { startCursor: "2" })) {
       firsts.push(page.items[0] ?? -1);
     }
     expect(firsts).toEqual([6, 9]);
@@ -105,7 +116,7 @@ describe("paginate", () => {
 
   it("breaking out aborts the prefetch in flight", async () => {
     server.setHandler(pagesOf(10, { 1: { hang: true } }));
-    for await (const page of paginate(fetchPageFrom(server.url), (p) => p.cursor)) {
+    for await (const page of paginate(fetchPageFrom(server.url), reader)) {
       expect(page.items[0]).toBe(0);
       await server.waitForRequests(2);
       break;
@@ -122,7 +133,7 @@ describe("paginate", () => {
       pagesOf(10, { 1: { status: 400, body: { error: "bad cursor" }, delayMs: 20 } }),
     );
     let pages = 0;
-    for await (const _page of paginate(fetchPageFrom(server.url), (p) => p.cursor)) {
+    for await (const _page of paginate(fetchPageFrom(server.url), reader)) {
       pages++;
       break;
     }
@@ -132,32 +143,82 @@ describe("paginate", () => {
 
   it("surfaces a failing page to the consumer in order", async () => {
     server.setHandler(pagesOf(10, { 2: { status: 404, body: { error: "cursor expired" } } }));
-    const got: number[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const page of paginate(fetchPageFrom(server.url), (p) => p.cursor)) {
-          got.push(page.items[0] ?? -1);
-        }
-      })(),
-    );
-    expect(got).toEqual([0, 3]);
+    const { got, error } = await collect(paginate(fetchPageFrom(server.url), reader));
+    expect(got.map((page) => page.items[0])).toEqual([0, 3]);
     expect((error as Error).message).toContain("cursor expired");
   });
 
   it("stops with an error when the server repeats a cursor", async () => {
     server.setHandler(() => ({ status: 200, body: { items: [1], cursor: "same" } }));
-    const pages: Page[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const page of paginate(fetchPageFrom(server.url), (p) => p.cursor)) {
-          pages.push(page);
-        }
-      })(),
+    const { got, error } = await collect(paginate(fetchPageFrom(server.url), reader));
+    expect(error).toBeInstanceOf(ApiClientError);
+    expect((error as Error).message).toBe(
+      'Pagination stopped: cursor did not advance (the server returned cursor "same" again)',
+    );
+    expect(got).toHaveLength(1);
+    expect(server.requests.map((r) => r.query.get("cursor"))).toEqual([null, "same"]);
+  });
+
+  it("stops after maxEmptyPages empty pages in a row that still carry a cursor", async () => {
+    server.setHandler((request) => {
+      const n = Number(request.query.get("cursor") ?? "0");
+      return { status: 200, body: { items: n === 0 ? [1] : [], cursor: String(n + 1) } };
+    });
+    const { got, error } = await collect(
+      paginate(fetchPageFrom(server.url), reader, { maxEmptyPages: 5, prefetch: false }),
     );
     expect(error).toBeInstanceOf(ApiClientError);
-    expect((error as Error).message).toContain("cursor did not advance");
-    expect(pages).toHaveLength(1);
-    expect(server.requests.map((r) => r.query.get("cursor"))).toEqual([null, "same"]);
+    expect((error as Error).message).toBe(
+      'Pagination stopped: 5 empty pages in a row, each with a new cursor (maxEmptyPages is 5); resume from cursor "6"',
+    );
+    expect(got).toHaveLength(5);
+    expect(server.requests).toHaveLength(6);
+  });
+
+  it("empty pages between full ones do not count towards the limit", async () => {
+    server.setHandler((request) => {
+      const n = Number(request.query.get("cursor") ?? "0");
+      const body: Page = { items: n % 3 === 2 ? [n] : [] };
+      if (n < 30) body.cursor = String(n + 1);
+      return { status: 200, body };
+    });
+    const { got, error } = await collect(
+      paginate(fetchPageFrom(server.url), reader, { maxEmptyPages: 3 }),
+    );
+    expect(error).toBeUndefined();
+    expect(got).toHaveLength(31);
+  });
+
+  it("the default limit is 100 empty pages", async () => {
+    expect(DEFAULT_MAX_EMPTY_PAGES).toBe(100);
+    server.setHandler((request) => {
+      const n = Number(request.query.get("cursor") ?? "0");
+      return { status: 200, body: { items: [], cursor: String(n + 1) } };
+    });
+    const { error } = await collect(paginate(fetchPageFrom(server.url), reader));
+    expect((error as Error).message).toContain("100 empty pages in a row");
+    expect(server.requests.length).toBeGreaterThanOrEqual(100);
+    expect(server.requests.length).toBeLessThanOrEqual(101);
+  });
+
+  it("catches a cursor repeated within the last 10,000, and remembers no more than that", async () => {
+    /** Cursors run 1, 2, …, period − 1, 0, 1, …: every cursor comes back after `period` pages. */
+    const cycle =
+      (period: number) =>
+      async (cursor: string | undefined): Promise<Page> => {
+        const n = Number(cursor ?? "0");
+        return { items: [n], cursor: String((n + 1) % period) };
+      };
+    const caught = await collect(paginate(cycle(10_000), reader, { prefetch: false }));
+    expect((caught.error as Error).message).toContain("cursor did not advance");
+    expect(caught.got).toHaveLength(10_000);
+
+    // A cycle one longer than the memory is never recognised: the oldest cursor is gone by then.
+    let pages = 0;
+    for await (const _page of paginate(cycle(10_001), reader, { prefetch: false })) {
+      if (++pages === 25_000) break;
+    }
+    expect(pages).toBe(25_000);
   });
 
   it("the user's signal stops the iteration and aborts the request in flight", async () => {
@@ -166,7 +227,7 @@ describe("paginate", () => {
     const reason = new Error("user stop");
     const error = await rejection(
       (async () => {
-        for await (const _page of paginate(fetchPageFrom(server.url), (p) => p.cursor, {
+        for await (const _page of paginate(fetchPageFrom(server.url), reader, {
           signal: controller.signal,
         })) {
           await server.waitForRequests(2);
@@ -174,7 +235,7 @@ describe("paginate", () => {
         }
       })(),
     );
-    expect(error).toBe(reason);
+    expect(error === reason || (error instanceof AbortError && error.cause === reason)).toBe(true);
     await server.requests[1]?.done;
     expect(server.requests[1]?.closedEarly).toBe(true);
   });
@@ -182,7 +243,7 @@ describe("paginate", () => {
   it("paginateItems stops the page iteration when the consumer breaks", async () => {
     server.setHandler(pagesOf(10));
     for await (const item of paginateItems(
-      paginate(fetchPageFrom(server.url), (p) => p.cursor, { prefetch: false }),
+      paginate(fetchPageFrom(server.url), reader, { prefetch: false }),
       (page) => page.items,
     )) {
       if (item === 4) break;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  AbortError,
   ConnectionError,
   InternalServerError,
   RateLimitError,
@@ -7,7 +8,7 @@ import {
   type LogEvent,
 } from "../../src/index.js";
 import { closedPortUrl, startTestServer, type TestServer } from "../support/test-server.js";
-import { rejection, testTransport } from "../support/transport.js";
+import { rejection, testApi } from "../support/api.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -22,13 +23,13 @@ describe("retries over HTTP", () => {
   it("503 then 200 succeeds on the second attempt, after a backoff", async () => {
     server.enqueue({ status: 503 }, { status: 200, body: { ok: true } });
     const started = performance.now();
-    const response = await testTransport(server.url).fetch(`${server.url}/thing`);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(await testApi(server.url).call("getThing", {})).toEqual({ ok: true });
     expect(server.requests).toHaveLength(2);
+    // The first backoff is 500 ms minus up to 25 % jitter.
     expect(performance.now() - started).toBeGreaterThanOrEqual(370);
   });
 
-  it("gives up after maxRetries + 1 attempts with the last error", async () => {
+  it("gives up after maxRetries + 1 attempts with the last error, counting them", async () => {
     server.enqueue(
       ...Array.from({ length: 5 }, () => ({
         status: 502,
@@ -36,90 +37,110 @@ describe("retries over HTTP", () => {
         body: { error: "bad gateway" },
       })),
     );
-    const error = await rejection(
-      testTransport(server.url, { maxRetries: 3 }).fetch(`${server.url}/x`),
-    );
+    const error = await rejection(testApi(server.url, { maxRetries: 3 }).call("getThing", {}));
     expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).attempts).toBe(4);
+    expect((error as Error).message).toBe(
+      `502 Bad Gateway: bad gateway (GET ${server.url}/thing), after 4 attempts`,
+    );
     expect(server.requests).toHaveLength(4);
   });
 
   it("does not retry a non-idempotent call on 503", async () => {
     server.enqueue({ status: 503, headers: NOW, body: { error: "busy" } }, { status: 200 });
-    const transport = testTransport(server.url);
-    const error = await rejection(
-      transport.fetchFor(undefined, { idempotent: false })(`${server.url}/x`, { method: "POST" }),
-    );
+    const error = await rejection(testApi(server.url).call("createThing", { body: { name: "a" } }));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).status).toBe(503);
+    expect((error as InternalServerError).attempts).toBe(1);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a POST the spec marks idempotent on 503", async () => {
+    server.enqueue({ status: 503, headers: NOW }, { status: 200, body: "OK" });
+    await testApi(server.url).call("toggle", { path: { id: "a" } });
+    expect(server.requests).toHaveLength(2);
   });
 
   it("retries POST on 429 and resends the same body", async () => {
     server.enqueue({ status: 429, headers: NOW }, { status: 201, body: { id: 7 } });
-    const response = await testTransport(server.url).fetch(`${server.url}/things`, {
-      method: "POST",
-      body: JSON.stringify({ name: "a" }),
-      headers: { "content-type": "application/json" },
-    });
-    expect(response.status).toBe(201);
+    const api = testApi(server.url);
+    expect(await api.call("createThing", { body: { name: "a" } })).toEqual({ id: 7 });
     expect(server.requests.map((r) => [r.method, r.body])).toEqual([
       ["POST", '{"name":"a"}'],
       ["POST", '{"name":"a"}'],
     ]);
   });
 
-  it("retries a Request body (as openapi-fetch sends it) on every attempt", async () => {
-    server.enqueue({ status: 503, headers: NOW }, { status: 200 });
-    const fetchFn = testTransport(server.url).fetchFor(undefined, { idempotent: true });
-    const request = new Request(`${server.url}/things`, { method: "POST", body: "payload" });
-    expect((await fetchFn(request)).status).toBe(200);
-    expect(server.requests.map((r) => r.body)).toEqual(["payload", "payload"]);
-  });
-
-  it("honours fractional Retry-After seconds", async () => {
-    server.enqueue({ status: 429, headers: { "retry-after": "0.05" } }, { status: 200 });
-    const started = performance.now();
-    await testTransport(server.url).fetch(`${server.url}/x`);
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(48);
-    expect(elapsed).toBeLessThan(350);
-    expect(server.requests).toHaveLength(2);
+  it("resends the body on every attempt of raw too", async () => {
+    server.enqueue(
+      { status: 429, headers: NOW },
+      { status: 429, headers: NOW },
+      { status: 200, body: {} },
+    );
+    const { response } = await testApi(server.url).raw.POST("/things", { body: { name: "b" } });
+    expect(response.status).toBe(200);
+    expect(server.requests.map((r) => r.body)).toEqual(Array(3).fill('{"name":"b"}'));
   });
 
   it("honours whole Retry-After seconds (seen in the retry event, then aborted)", async () => {
     server.enqueue({ status: 503, headers: { "retry-after": "2" } }, { status: 200 });
     const controller = new AbortController();
     const events: LogEvent[] = [];
-    const transport = testTransport(server.url, {
+    const api = testApi(server.url, {
       logger: (event) => {
         events.push(event);
         if (event.type === "retry") controller.abort();
       },
     });
-    await rejection(
-      transport.fetchFor({ signal: controller.signal }, { idempotent: true })(`${server.url}/x`),
-    );
+    await rejection(api.call("getThing", {}, { signal: controller.signal }));
     expect(events.find((event) => event.type === "retry")).toMatchObject({
       delayMs: 2000,
       attempt: 1,
+      reason: "status 503",
     });
   });
 
   it("honours retry-after-ms", async () => {
-    server.enqueue({ status: 503, headers: { "retry-after-ms": "80" } }, { status: 200 });
+    server.enqueue({ status: 503, headers: { "retry-after-ms": "80" } }, { status: 200, body: {} });
     const started = performance.now();
-    await testTransport(server.url).fetch(`${server.url}/x`);
+    await testApi(server.url).call("getThing", {});
     expect(performance.now() - started).toBeGreaterThanOrEqual(78);
     expect(server.requests).toHaveLength(2);
   });
 
-  it("fails at once with RateLimitError when Retry-After exceeds 60 s", async () => {
-    server.enqueue({ status: 429, headers: { "retry-after": "61" }, body: { error: "slow down" } });
+  it.each([["0x2"], ["1e3"], ["-1"], ["1.5"], ["soon"]])(
+    "ignores Retry-After: %s and backs off instead",
+    async (value) => {
+      server.enqueue({ status: 503, headers: { "retry-after": value } }, { status: 200 });
+      const controller = new AbortController();
+      const events: LogEvent[] = [];
+      const api = testApi(server.url, {
+        logger: (event) => {
+          events.push(event);
+          if (event.type === "retry") controller.abort();
+        },
+      });
+      await rejection(api.call("getThing", {}, { signal: controller.signal }));
+      const retry = events.find((event) => event.type === "retry") as { delayMs: number };
+      expect(retry.delayMs).toBeGreaterThanOrEqual(375);
+      expect(retry.delayMs).toBeLessThanOrEqual(500);
+    },
+  );
+
+  it("fails at once with RateLimitError when Retry-After exceeds 60 s, and says why", async () => {
+    server.enqueue({
+      status: 429,
+      headers: { "retry-after": "120" },
+      body: { error: "slow down" },
+    });
     const started = performance.now();
-    const error = await rejection(testTransport(server.url).fetch(`${server.url}/x`));
+    const error = await rejection(testApi(server.url).call("getThing", {}));
     expect(performance.now() - started).toBeLessThan(500);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).retryAfterMs).toBe(61_000);
+    expect((error as RateLimitError).retryAfterMs).toBe(120_000);
+    expect((error as Error).message).toBe(
+      `429 Too Many Requests: slow down (GET ${server.url}/thing); not retried: the server asked to wait 120 s (Retry-After), more than the 60 s limit`,
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -128,26 +149,32 @@ describe("retries over HTTP", () => {
       { status: 503, headers: { ...NOW, "x-should-retry": "false" } },
       { status: 200 },
     );
-    await expect(testTransport(server.url).fetch(`${server.url}/x`)).rejects.toBeInstanceOf(
+    await expect(testApi(server.url).call("getThing", {})).rejects.toBeInstanceOf(
       InternalServerError,
     );
     expect(server.requests).toHaveLength(1);
   });
 
-  it("x-should-retry: true retries a status that is not retried otherwise", async () => {
-    server.enqueue({ status: 400, headers: { ...NOW, "x-should-retry": "true" } }, { status: 200 });
-    const response = await testTransport(server.url).fetch(`${server.url}/x`, { method: "POST" });
-    expect(response.status).toBe(200);
+  it("x-should-retry: true retries a status that is not retried otherwise, even for POST", async () => {
+    server.enqueue(
+      { status: 400, headers: { ...NOW, "x-should-retry": "true" } },
+      { status: 200, body: {} },
+    );
+    await testApi(server.url).call("createThing", { body: { name: "a" } });
     expect(server.requests).toHaveLength(2);
   });
 
-  it("per-call maxRetries overrides the client's", async () => {
+  it("per-call maxRetries overrides the client's (call and raw)", async () => {
+    const api = testApi(server.url, { maxRetries: 5 });
     server.enqueue({ status: 503, headers: NOW }, { status: 200 });
-    const fetchFn = testTransport(server.url, { maxRetries: 5 }).fetchFor(
-      { maxRetries: 0 },
-      { idempotent: true },
+    await expect(api.call("getThing", {}, { maxRetries: 0 })).rejects.toBeInstanceOf(
+      InternalServerError,
     );
-    await expect(fetchFn(`${server.url}/x`)).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.requests).toHaveLength(1);
+    server.reset();
+    server.enqueue({ status: 503, headers: NOW }, { status: 200 });
+    const { response } = await api.raw.GET("/thing", { maxRetries: 0 } as never);
+    expect(response.status).toBe(503);
     expect(server.requests).toHaveLength(1);
   });
 });
@@ -156,54 +183,60 @@ describe("connection failures", () => {
   it("retries a refused connection even for POST, then fails with ConnectionError", async () => {
     const url = await closedPortUrl();
     const events: LogEvent[] = [];
-    const transport = testTransport(url, { maxRetries: 1, logger: (event) => events.push(event) });
-    const error = await rejection(
-      transport.fetchFor(undefined, { idempotent: false })(`${url}/x`, {
-        method: "POST",
-        body: "b",
-      }),
-    );
+    const api = testApi(url, { maxRetries: 1, logger: (event) => events.push(event) });
+    const error = await rejection(api.call("createThing", { body: { name: "a" } }));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect((error as ConnectionError).cause).toBeInstanceOf(Error);
+    expect((error as ConnectionError).attempts).toBe(2);
     expect((error as Error).message).toMatch(
-      /^Connection failed \(POST http:\/\/127\.0\.0\.1:\d+\/x\)/,
+      /^Connection failed \(POST http:\/\/127\.0\.0\.1:\d+\/things\): fetch failed.*, after 2 attempts$/,
     );
     expect(events.map((event) => event.type)).toEqual(["request", "retry", "request", "error"]);
   });
 
+  it("raw throws the same ConnectionError", async () => {
+    const url = await closedPortUrl();
+    const error = await rejection(testApi(url, { maxRetries: 0 }).raw.GET("/thing"));
+    expect(error).toBeInstanceOf(ConnectionError);
+  });
+
   it("retries GET when the connection is reset before a response", async () => {
-    server.enqueue({ reset: true }, { status: 200, body: "fine" });
-    const response = await testTransport(server.url).fetch(`${server.url}/x`);
-    expect(await response.text()).toBe("fine");
+    server.enqueue({ reset: true }, { status: 200, body: { ok: 1 } });
+    expect(await testApi(server.url).call("getThing", {})).toEqual({ ok: 1 });
     expect(server.requests).toHaveLength(2);
   });
 
   it("does not retry POST when the connection is reset after the request was sent", async () => {
     server.enqueue({ reset: true }, { status: 200 });
-    const error = await rejection(
-      testTransport(server.url).fetch(`${server.url}/x`, { method: "POST", body: "b" }),
-    );
+    const error = await rejection(testApi(server.url).call("createThing", { body: { name: "a" } }));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(server.requests).toHaveLength(1);
   });
 
-  it("a 2xx body cut mid-way rejects the read with ConnectionError", async () => {
-    server.enqueue({ status: 200, body: "x".repeat(1000), resetAfterBytes: 10 });
-    const response = await testTransport(server.url).fetch(`${server.url}/x`);
-    expect(response.status).toBe(200);
-    const error = await rejection(response.text());
+  it("a 2xx body cut mid-way fails the call with ConnectionError when no retry is left", async () => {
+    server.enqueue({ status: 200, body: { items: Array(300).fill(1) }, resetAfterBytes: 10 });
+    const error = await rejection(testApi(server.url, { maxRetries: 0 }).call("getThing", {}));
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toContain("while reading the response");
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/^Connection failed \(GET .*\/thing\)/);
+  });
+
+  it("a 2xx body cut mid-way is retried for GET", async () => {
+    server.enqueue(
+      { status: 200, body: { items: Array(300).fill(1) }, resetAfterBytes: 10 },
+      { status: 200, body: { second: true } },
+    );
+    expect(await testApi(server.url).call("getThing", {})).toEqual({ second: true });
+    expect(server.requests).toHaveLength(2);
   });
 
   it("an error body cut mid-way is retried for GET", async () => {
     server.enqueue(
       { status: 404, body: { error: "x".repeat(1000) }, resetAfterBytes: 10 },
-      { status: 200, body: "second" },
+      { status: 200, body: { second: true } },
     );
-    const response = await testTransport(server.url).fetch(`${server.url}/x`);
-    expect(await response.text()).toBe("second");
+    expect(await testApi(server.url).call("getThing", {})).toEqual({ second: true });
     expect(server.requests).toHaveLength(2);
   });
 });
@@ -213,78 +246,101 @@ describe("timeouts and abort", () => {
     server.enqueue({ hang: true });
     const started = performance.now();
     const error = await rejection(
-      testTransport(server.url, { timeoutMs: 100, maxRetries: 0 }).fetch(`${server.url}/x`),
+      testApi(server.url, { timeoutMs: 100, maxRetries: 0 }).call("getThing", {}),
     );
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as TimeoutError).timeoutMs).toBe(100);
+    expect((error as Error).message).toBe(
+      `Request timed out after 100 ms (GET ${server.url}/thing)`,
+    );
     expect(elapsed).toBeGreaterThanOrEqual(95);
     expect(elapsed).toBeLessThan(1000);
   });
 
   it("the timeout is per attempt and a timed-out GET is retried", async () => {
-    server.enqueue({ hang: true }, { status: 200, body: "ok" });
-    const fetchFn = testTransport(server.url, { timeoutMs: 10_000 }).fetchFor(
-      { timeoutMs: 80, maxRetries: 1 },
-      { idempotent: true },
-    );
-    const response = await fetchFn(`${server.url}/x`);
-    expect(await response.text()).toBe("ok");
+    server.enqueue({ hang: true }, { status: 200, body: { ok: true } });
+    const api = testApi(server.url, { timeoutMs: 10_000 });
+    expect(await api.call("getThing", {}, { timeoutMs: 80, maxRetries: 1 })).toEqual({ ok: true });
     expect(server.requests).toHaveLength(2);
   });
 
+  it("a timed-out non-idempotent POST is not retried", async () => {
+    server.enqueue({ hang: true }, { status: 200, body: {} });
+    const error = await rejection(
+      testApi(server.url, { timeoutMs: 80 }).call("createThing", { body: { name: "a" } }),
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("the timeout also covers a stalled 2xx body", async () => {
-    server.enqueue({ status: 200, body: "x".repeat(100), stallAfterBytes: 5 });
-    const response = await testTransport(server.url, { timeoutMs: 100 }).fetch(`${server.url}/x`);
-    const error = await rejection(response.text());
+    server.enqueue({ status: 200, body: { items: Array(50).fill(1) }, stallAfterBytes: 5 });
+    const error = await rejection(
+      testApi(server.url, { timeoutMs: 100, maxRetries: 0 }).call("getThing", {}),
+    );
     expect(error).toBeInstanceOf(TimeoutError);
   });
 
-  it("a user abort during the backoff sleep rejects promptly with the signal's reason", async () => {
+  it("raw throws TimeoutError like call", async () => {
+    server.enqueue({ hang: true });
+    const error = await rejection(
+      testApi(server.url, { timeoutMs: 60, maxRetries: 0 }).raw.GET("/thing"),
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+
+  it("a user abort during the backoff wait rejects promptly with AbortError", async () => {
     server.enqueue({ status: 503, headers: { "retry-after": "5" } }, { status: 200 });
     const controller = new AbortController();
-    const transport = testTransport(server.url, {
+    const api = testApi(server.url, {
       logger: (event) => {
         if (event.type === "retry") setTimeout(() => controller.abort(), 20);
       },
     });
     const started = performance.now();
-    const error = await rejection(
-      transport.fetchFor({ signal: controller.signal }, { idempotent: true })(`${server.url}/x`),
-    );
-    expect(performance.now() - started).toBeLessThan(150);
-    expect(error).toBe(controller.signal.reason);
-    expect((error as Error).name).toBe("AbortError");
+    const error = await rejection(api.call("getThing", {}, { signal: controller.signal }));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toBe(controller.signal.reason);
     expect(error).not.toBeInstanceOf(ConnectionError);
     expect(server.requests).toHaveLength(1);
   });
 
-  it("a user abort during a hung request rejects with the signal's reason and closes the socket", async () => {
+  it("a user abort during a hung request rejects with AbortError and closes the socket", async () => {
     server.enqueue({ hang: true });
     const controller = new AbortController();
     const reason = new Error("stop");
     setTimeout(() => controller.abort(reason), 30);
     const error = await rejection(
-      testTransport(server.url).fetchFor(
-        { signal: controller.signal },
-        { idempotent: true },
-      )(`${server.url}/x`),
+      testApi(server.url).call("getThing", {}, { signal: controller.signal }),
     );
-    expect(error).toBe(reason);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toBe(reason);
+    expect((error as Error).message).toBe("Request aborted: stop");
     await server.requests[0]?.done;
     expect(server.requests[0]?.closedEarly).toBe(true);
+  });
+
+  it("a user abort while the body streams rejects with AbortError", async () => {
+    server.enqueue({ status: 200, body: { items: Array(50).fill(1) }, stallAfterBytes: 5 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("enough")), 50);
+    const error = await rejection(
+      testApi(server.url).raw.GET("/thing", { signal: controller.signal }),
+    );
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toEqual(new Error("enough"));
   });
 
   it("an already-aborted signal sends nothing", async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(
-      testTransport(server.url).fetchFor(
-        { signal: controller.signal },
-        { idempotent: true },
-      )(`${server.url}/x`),
-    ).rejects.toMatchObject({ name: "AbortError" });
+    const error = await rejection(
+      testApi(server.url).call("getThing", {}, { signal: controller.signal }),
+    );
+    expect(error).toBeInstanceOf(AbortError);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -1,15 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { ConnectionError, MAX_RETRY_AFTER_MS, TimeoutError } from "../../src/index.js";
+import { backoffDelayMs, retryDecision } from "../../src/internal.js";
+import { parseRetryAfterMs } from "../../src/internal/retry-after.js";
 import {
-  ConnectionError,
-  TimeoutError,
-  backoffDelayMs,
   isConnectionNotEstablished,
-  parseRetryAfterMs,
-  retryDecision,
-  retryDelayMs,
   type RetryDecision,
   type RetryInput,
-} from "../../src/index.js";
+} from "../../src/internal/retry-policy.js";
 
 const refused = new ConnectionError("refused", {
   cause: Object.assign(new TypeError("fetch failed"), {
@@ -77,7 +74,11 @@ describe("retryDecision", () => {
     [
       "Retry-After over 60 s gives up",
       { idempotent: true, status: 429, headers: h({ "retry-after": "61" }) },
-      { retry: false, reason: "status 429; server asked to wait 61000 ms" },
+      {
+        retry: false,
+        reason: "status 429; server asked to wait 61000 ms",
+        note: "not retried: the server asked to wait 61 s (Retry-After), more than the 60 s limit",
+      },
     ],
     [
       "Retry-After of exactly 60 s is honoured",
@@ -157,7 +158,15 @@ describe("parseRetryAfterMs", () => {
   const now = Date.parse("2025-01-01T00:00:00Z");
   it.each<[string, Record<string, string>, number | undefined]>([
     ["whole seconds", { "retry-after": "2" }, 2000],
-    ["fractional seconds", { "retry-after": "0.05" }, 50],
+    ["fractional seconds (not delta-seconds)", { "retry-after": "0.05" }, undefined],
+    ["hexadecimal", { "retry-after": "0x2" }, undefined],
+    ["exponent", { "retry-after": "1e3" }, undefined],
+    ["a sign", { "retry-after": "+2" }, undefined],
+    ["surrounding white space", { "retry-after": " 2 " }, 2000],
+    ["HTTP date, RFC 850 form", { "retry-after": "Wednesday, 01-Jan-25 00:00:04 GMT" }, 4000],
+    ["a date-like string that is not an HTTP-date", { "retry-after": "2025-01-01" }, undefined],
+    ["decimal retry-after-ms", { "retry-after-ms": "12.5" }, 12.5],
+    ["negative retry-after-ms falls back", { "retry-after-ms": "-5", "retry-after": "1" }, 1000],
     ["HTTP date", { "retry-after": "Wed, 01 Jan 2025 00:00:03 GMT" }, 3000],
     ["HTTP date in the past", { "retry-after": "Tue, 31 Dec 2024 23:00:00 GMT" }, 0],
     ["retry-after-ms", { "retry-after-ms": "250" }, 250],
@@ -170,9 +179,8 @@ describe("parseRetryAfterMs", () => {
     expect(parseRetryAfterMs(new Headers(headers), now)).toBe(want);
   });
 
-  it("retryDelayMs prefers the server's value, else backs off", () => {
-    expect(retryDelayMs(3, new Headers({ "retry-after": "0.2" }))).toBe(200);
-    expect(retryDelayMs(3, new Headers(), noJitter)).toBe(2000);
+  it("the cap is 60 s", () => {
+    expect(MAX_RETRY_AFTER_MS).toBe(60_000);
   });
 });
 

@@ -30,6 +30,15 @@ export interface ScriptedResponse {
   reset?: boolean;
   /** Never answer; the request stays open until the client gives up or the server closes. */
   hang?: boolean;
+  /** Send the body one byte every this many milliseconds (a dripping body). */
+  dripIntervalMs?: number;
+  /**
+   * Send a body of this many bytes (spaces), generated while it is sent and never held whole, with
+   * backpressure; `body` is ignored. It stops when the client closes the connection.
+   */
+  streamBytes?: number;
+  /** With `streamBytes`: send no `content-length` (chunked), so only the bytes tell the size. */
+  chunked?: boolean;
 }
 
 /** Computes the reply for a request when the queue is empty. */
@@ -116,6 +125,12 @@ async function reply(
     return;
   }
   const headers: Record<string, string | readonly string[]> = { ...script.headers };
+  if (script.streamBytes !== undefined) {
+    if (script.chunked !== true) headers["content-length"] = String(script.streamBytes);
+    res.writeHead(script.status ?? 200, headers as Record<string, string | string[]>);
+    await streamFiller(res, script.streamBytes, isClosed);
+    return;
+  }
   const body = encodeBody(script.body, headers);
   const hasLength = Object.keys(headers).some((name) => name.toLowerCase() === "content-length");
   if (!hasLength) headers["content-length"] = String(body?.byteLength ?? 0);
@@ -128,7 +143,43 @@ async function reply(
     res.write(body?.subarray(0, script.stallAfterBytes) ?? "");
     return;
   }
+  if (script.dripIntervalMs !== undefined && body !== undefined) {
+    for (let i = 0; i < body.byteLength; i++) {
+      if (isClosed()) return;
+      res.write(body.subarray(i, i + 1));
+      await new Promise((resolve) => setTimeout(resolve, script.dripIntervalMs));
+    }
+    if (!isClosed()) res.end();
+    return;
+  }
   res.end(body);
+}
+
+/** Writes `total` bytes of spaces in 64 KiB chunks, waiting for `drain`, until done or closed. */
+async function streamFiller(
+  res: ServerResponse,
+  total: number,
+  isClosed: () => boolean,
+): Promise<void> {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  let sent = 0;
+  while (sent < total) {
+    if (isClosed()) return;
+    const size = Math.min(chunk.byteLength, total - sent);
+    sent += size;
+    if (!res.write(size === chunk.byteLength ? chunk : chunk.subarray(0, size))) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.on("drain", done);
+        res.on("close", done);
+      });
+    }
+  }
+  if (!isClosed()) res.end();
 }
 
 /**

@@ -1,16 +1,18 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
+  AbortError,
   ApiError,
+  ConnectionError,
   RateLimitError,
   ValidationError,
-  createTransport,
-  paginate,
-  paginateItems,
-  requireOneOf,
   type ClientOptions,
   type LogEvent,
   type RequestOptions,
 } from "../../src/index.js";
+import * as core from "../../src/index.js";
+import { paginate, paginateItems, type Api } from "../../src/internal.js";
+import type { Client } from "openapi-fetch";
+import { testApi, type Thing, type paths } from "../support/api.js";
 
 describe("public types", () => {
   it("instanceof narrows to the error class", () => {
@@ -18,11 +20,28 @@ describe("public types", () => {
     if (error instanceof RateLimitError) {
       expectTypeOf(error.retryAfterMs).toEqualTypeOf<number | undefined>();
       expectTypeOf(error.status).toEqualTypeOf<number>();
+      expectTypeOf(error.attempts).toEqualTypeOf<number>();
+    }
+    if (error instanceof ConnectionError) {
+      expectTypeOf(error.attempts).toEqualTypeOf<number>();
     }
     if (error instanceof ValidationError) {
       expectTypeOf(error.field).toEqualTypeOf<string>();
     }
+    if (error instanceof AbortError) {
+      expectTypeOf(error.cause).toEqualTypeOf<unknown>();
+    }
     expectTypeOf(ApiError.from).returns.toEqualTypeOf<ApiError>();
+  });
+
+  it("the public entry point has no transport or helpers any more", () => {
+    // @ts-expect-error createApi lives in @api-clients/core/internal
+    void core.createApi;
+    // @ts-expect-error paginate lives in @api-clients/core/internal
+    void core.paginate;
+    // @ts-expect-error the transport is gone
+    void core.createTransport;
+    expectTypeOf(core.MAX_RETRY_AFTER_MS).toEqualTypeOf<number>();
   });
 
   it("options are checked", () => {
@@ -31,6 +50,9 @@ describe("public types", () => {
     // @ts-expect-error unknown option
     const typo: RequestOptions = { timeout: 5 };
     expectTypeOf<RequestOptions["timeoutMs"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<RequestOptions["signal"]>().toEqualTypeOf<AbortSignal | undefined>();
+    expectTypeOf<ClientOptions["headers"]>().toEqualTypeOf<HeadersInit | undefined>();
+    expectTypeOf<ClientOptions["maxResponseBytes"]>().toEqualTypeOf<number | undefined>();
     void bad;
     void typo;
   });
@@ -41,27 +63,26 @@ describe("public types", () => {
     expectTypeOf(onEvent).returns.toEqualTypeOf<number | undefined>();
   });
 
-  it("fetchFor returns something openapi-fetch accepts as fetch", () => {
-    const transport = createTransport({
-      options: {},
-      defaultBaseUrl: "https://a.example",
-      authorization: "Bearer x",
-      userAgent: "ua",
-    });
-    expectTypeOf(transport.fetchFor(undefined, { idempotent: true })).toEqualTypeOf<typeof fetch>();
-    expectTypeOf(transport.fetchFor(undefined, { idempotent: true })).toExtend<
-      (input: Request) => Promise<Response>
-    >();
+  it("createApi's raw is the typed openapi-fetch client of the paths", async () => {
+    const api = testApi("http://127.0.0.1:1");
+    expectTypeOf(api).toEqualTypeOf<Api<paths>>();
+    expectTypeOf(api.raw).toEqualTypeOf<Client<paths>>();
+    const { data } = await api.raw.GET("/items/{id}", { params: { path: { id: "a" } } });
+    expectTypeOf(data).toEqualTypeOf<Thing | undefined>();
+    // @ts-expect-error the path parameter is required
+    void api.raw.GET("/items/{id}", {});
+    // @ts-expect-error the body has a required name
+    void api.raw.POST("/things", { body: {} });
+    expectTypeOf(api.call<Thing>("getThing", {})).toEqualTypeOf<Promise<Thing>>();
   });
 
-  it("pagination infers page and item types; requireOneOf narrows", () => {
-    const pages = paginate(
-      async (cursor) => ({ items: [cursor ?? ""], cursor }),
-      (page) => page.cursor,
-    );
+  it("pagination infers page and item types", () => {
+    const pages = paginate(async (cursor) => ({ items: [cursor ?? ""], cursor }), {
+      next: (page) => page.cursor,
+      count: (page) => page.items.length,
+    });
     expectTypeOf(paginateItems(pages, (page) => page.items)).toEqualTypeOf<
       AsyncGenerator<string, void, undefined>
     >();
-    expectTypeOf(requireOneOf("asc", "order", ["asc", "desc"])).toEqualTypeOf<"asc" | "desc">();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ValidationError } from "../../src/index.js";
 import {
-  ValidationError,
   rejectUnknownKeys,
   requireBoolean,
   requireInteger,
@@ -8,7 +8,7 @@ import {
   requireObject,
   requireOneOf,
   requirePathSegment,
-} from "../../src/index.js";
+} from "../../src/internal/validation.js";
 
 function thrown(fn: () => unknown): ValidationError {
   try {

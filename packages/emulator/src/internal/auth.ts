@@ -9,6 +9,46 @@ const same = (a: Buffer, b: Buffer): boolean => timingSafeEqual(a, b);
 const unauthorized = (message: string, scheme: string): HttpError =>
   new HttpError(401, message, { "www-authenticate": `${scheme} realm="api-clients-emulator"` });
 
+/** Characters a credential may not hold: controls, and whitespace a header would fold or trim. */
+const BAD_CHARS = /[\u0000-\u0020\u007f]/;
+
+/**
+ * Checks the credentials given to `startEmulator()`; throws a TypeError naming the field (never its
+ * value: these are secrets) when one could never be sent, or would make two accounts share a header.
+ */
+export function checkCredentials(logsToken: unknown, accounts: readonly unknown[]): void {
+  if (typeof logsToken !== "string" || logsToken === "" || BAD_CHARS.test(logsToken)) {
+    throw new TypeError(
+      "logsToken: must be a non-empty string without spaces or control characters",
+    );
+  }
+  const seen = new Set<string>();
+  accounts.forEach((a, i) => {
+    const where = `accounts[${i}]`;
+    if (typeof a !== "object" || a === null)
+      throw new TypeError(`${where}: must be { email, apiKey }`);
+    const { email, apiKey } = a as Record<string, unknown>;
+    if (typeof email !== "string" || email === "" || BAD_CHARS.test(email)) {
+      throw new TypeError(
+        `${where}.email: must be a non-empty string without spaces or control characters`,
+      );
+    }
+    if (email.includes(":")) {
+      throw new TypeError(
+        `${where}.email: must not contain ":" (HTTP Basic separates the user from the password with it)`,
+      );
+    }
+    if (typeof apiKey !== "string" || apiKey === "") {
+      throw new TypeError(`${where}.apiKey: must be a non-empty string`);
+    }
+    if (/[\u0000-\u001f\u007f]/.test(apiKey)) {
+      throw new TypeError(`${where}.apiKey: must not contain control characters`);
+    }
+    if (seen.has(email)) throw new TypeError(`${where}.email: is given twice`);
+    seen.add(email);
+  });
+}
+
 /** Holds the credentials and checks `Authorization` headers against them. */
 export class Auth {
   private logsDigest: Buffer;
@@ -42,6 +82,8 @@ export class Auth {
       );
     const decoded = Buffer.from(m[1] ?? "", "base64").toString("utf8");
     const colon = decoded.indexOf(":");
+    // No password (no colon, or nothing after it) is never valid, whatever the accounts hold.
+    const hasPassword = colon >= 0 && colon < decoded.length - 1;
     const email = digest(colon < 0 ? decoded : decoded.slice(0, colon));
     const key = digest(colon < 0 ? "" : decoded.slice(colon + 1));
     let found: Account | undefined;
@@ -51,7 +93,8 @@ export class Auth {
       const keyOk = same(key, a.key);
       if (emailOk && keyOk && !found) found = a.account;
     }
-    if (!found) throw unauthorized("authorization: the e-mail or API key is not valid", "Basic");
+    if (!found || !hasPassword)
+      throw unauthorized("authorization: the e-mail or API key is not valid", "Basic");
     return found;
   }
 }

@@ -1,4 +1,6 @@
 // Fault injection: rules matched against each request before normal handling.
+import { validateHeaderName, validateHeaderValue } from "node:http";
+import { LIMITS, shapeProblem } from "./limits.js";
 import { templateRegex } from "./router.js";
 
 /** A fault to inject into matching requests. */
@@ -50,42 +52,122 @@ function pathMatcher(path: string | undefined): (p: string) => boolean {
   return (p) => p === clean;
 }
 
+/** Response headers a rule may not set: the emulator frames the answer itself. */
+const FRAMING_HEADERS = new Set([
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "trailer",
+]);
+const KNOWN_OPTIONS = new Set([
+  "method",
+  "path",
+  "operationId",
+  "status",
+  "times",
+  "retryAfter",
+  "headers",
+  "body",
+  "delayMs",
+  "resetConnection",
+  "malformedBody",
+]);
+const isHeaderValue = (v: string): boolean => {
+  try {
+    validateHeaderValue("x", v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function pathProblem(path: string): string | undefined {
+  if (path.length > LIMITS.faultPathLength) {
+    return `path: must be at most ${LIMITS.faultPathLength} characters`;
+  }
+  // A `{param}` must be a whole segment, as in the specs (adjacent params would make a slow regex).
+  const clean = path.split("?")[0] ?? path;
+  if (clean.includes("{") || clean.includes("}")) {
+    for (const segment of clean.split("/")) {
+      if ((segment.includes("{") || segment.includes("}")) && !/^\{[^{}/]+\}$/.test(segment)) {
+        return "path: a {param} must be a whole path segment, as in /v2/redis/database/{id}";
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Checks a rule given over HTTP (or from JavaScript) and returns a readable problem, if any. */
 export function faultProblem(rule: unknown): string | undefined {
   if (typeof rule !== "object" || rule === null || Array.isArray(rule))
     return "fault: must be an object";
   const r = rule as Record<string, unknown>;
-  const known = new Set([
-    "method",
-    "path",
-    "operationId",
-    "status",
-    "times",
-    "retryAfter",
-    "headers",
-    "body",
-    "delayMs",
-    "resetConnection",
-    "malformedBody",
-  ]);
-  for (const k of Object.keys(r)) if (!known.has(k)) return `${k}: is not a fault option`;
+  for (const k of Object.keys(r)) if (!KNOWN_OPTIONS.has(k)) return `${k}: is not a fault option`;
   const s = r["status"];
-  if (s !== undefined && (typeof s !== "number" || !Number.isInteger(s) || s < 100 || s > 599)) {
-    return "status: must be an integer from 100 to 599";
+  if (s !== undefined && (typeof s !== "number" || !Number.isInteger(s) || s < 200 || s > 599)) {
+    return "status: must be an integer from 200 to 599";
   }
   const t = r["times"];
-  if (t !== undefined && t !== "always" && (typeof t !== "number" || !(t >= 1))) {
-    return 'times: must be a number >= 1 or "always"';
+  if (
+    t !== undefined &&
+    t !== "always" &&
+    !(typeof t === "number" && Number.isSafeInteger(t) && t >= 1)
+  ) {
+    return 'times: must be an integer >= 1 or "always"';
   }
   const d = r["delayMs"];
-  if (d !== undefined && (typeof d !== "number" || !(d >= 0)))
-    return "delayMs: must be a number >= 0";
+  if (d !== undefined && !(typeof d === "number" && d >= 0 && d <= LIMITS.faultDelayMs)) {
+    return `delayMs: must be a number from 0 to ${LIMITS.faultDelayMs}`;
+  }
   for (const k of ["method", "path", "operationId"]) {
     if (r[k] !== undefined && typeof r[k] !== "string") return `${k}: must be a string`;
   }
+  if (typeof r["method"] === "string" && !/^[A-Za-z]{1,16}$/.test(r["method"])) {
+    return "method: must be an HTTP method such as GET";
+  }
+  if (typeof r["path"] === "string") {
+    const p = pathProblem(r["path"]);
+    if (p) return p;
+  }
+  for (const k of ["resetConnection", "malformedBody"]) {
+    if (r[k] !== undefined && typeof r[k] !== "boolean") return `${k}: must be true or false`;
+  }
+  const ra = r["retryAfter"];
+  if (
+    ra !== undefined &&
+    !(typeof ra === "number" && Number.isFinite(ra) && ra >= 0) &&
+    !(typeof ra === "string" && ra.length <= 256 && isHeaderValue(ra))
+  ) {
+    return "retryAfter: must be a number of seconds >= 0 or a header value";
+  }
   const h = r["headers"];
-  if (h !== undefined && (typeof h !== "object" || h === null || Array.isArray(h))) {
-    return "headers: must be an object of strings";
+  if (h !== undefined) {
+    if (typeof h !== "object" || h === null || Array.isArray(h)) {
+      return "headers: must be an object of strings";
+    }
+    const entries = Object.entries(h);
+    if (entries.length > LIMITS.faultHeaders) {
+      return `headers: must hold at most ${LIMITS.faultHeaders} headers`;
+    }
+    for (const [name, value] of entries) {
+      try {
+        validateHeaderName(name);
+      } catch {
+        return `headers: ${JSON.stringify(name.slice(0, 64))} is not a valid header name`;
+      }
+      if (FRAMING_HEADERS.has(name.toLowerCase())) {
+        return `headers.${name}: is set by the emulator`;
+      }
+      if (typeof value !== "string" || value.length > 8192 || !isHeaderValue(value)) {
+        return `headers.${name}: must be a valid header value (a string of at most 8192 characters)`;
+      }
+    }
+  }
+  if (r["body"] !== undefined) {
+    const p = shapeProblem(r["body"], "body", LIMITS.faultBodyDepth, LIMITS.faultBodyBytes);
+    if (p) return p;
   }
   return undefined;
 }
@@ -97,6 +179,9 @@ export class Faults {
   add(rule: FaultRule): void {
     const problem = faultProblem(rule);
     if (problem) throw new TypeError(problem);
+    if (this.rules.length >= LIMITS.activeFaults) {
+      throw new RangeError(`faults: at most ${LIMITS.activeFaults} rules can be active at once`);
+    }
     this.rules.push({
       rule: { ...rule },
       matchPath: pathMatcher(rule.path),

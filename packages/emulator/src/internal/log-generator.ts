@@ -47,6 +47,8 @@ const PATHS = [
 ];
 const TOPICS = ["orders", "payments", "emails", "analytics", "audit"];
 const QUEUES = ["default", "emails", "critical", "bulk-import"];
+const LABELS = ["billing", "signup", "nightly", "priority"];
+const CALLER_IPS = ["203.0.113.7", "203.0.113.42", "198.51.100.23", "2001:db8::5"];
 const EVENTS = ["order.created", "order.paid", "user.signup", "invoice.sent", "report.ready"];
 const ERRORS: readonly (readonly [string, number | undefined])[] = [
   ["Service Unavailable", 503],
@@ -90,8 +92,12 @@ function attemptPools(rng: Rng): { delivered: Fragment[]; error: Fragment[] } {
   return { delivered, error };
 }
 
-/** A message "shape": where it goes and how; many messages share one, each with its own id. */
-function template(rng: Rng, i: number): Fragment {
+/**
+ * A message "shape": where it goes and how; many messages share one, each with its own id. Fields
+ * added after the first version (`callerIp`, a second label, flow-control settings) come from
+ * `more`, a separate stream, so a seed still gives the same entries as before plus those fields.
+ */
+function template(rng: Rng, i: number, more: Rng): Fragment {
   const url = pick(rng, HOSTS) + pick(rng, PATHS);
   const f: Record<string, unknown> = {
     url,
@@ -124,11 +130,22 @@ function template(rng: Rng, i: number): Fragment {
     f["failureCallbackHeaders"] = { "X-Callback-Source": ["emulator"] };
   }
   if (rng() < 0.25) {
-    const label = pick(rng, ["billing", "signup", "nightly", "priority"]);
+    const label = pick(rng, LABELS);
     f["label"] = label;
     f["labels"] = [label];
+    // Some messages carry two labels: a filter on either finds them.
+    const second = pick(more, LABELS);
+    if (more() < 0.3 && second !== label) f["labels"] = [label, second];
   }
-  if (rng() < 0.15) f["flowControlKey"] = `tenant-${i % 7}`;
+  if (rng() < 0.15) {
+    f["flowControlKey"] = `tenant-${i % 7}`;
+    if (more() < 0.7) f["parallelism"] = pick(more, [1, 2, 5, 10]);
+    if (more() < 0.5) {
+      f["rate"] = pick(more, [10, 50, 100]);
+      f["period"] = pick(more, [1, 60]);
+    }
+  }
+  f["callerIp"] = pick(more, CALLER_IPS);
   return new Fragment(f);
 }
 
@@ -211,7 +228,8 @@ function lifecycle(
 export function generateLogs(count: number, seed: number, endTime: number): NewEntry[] {
   const rng = prng(seed);
   const ctx: Ctx = { rng, pools: attemptPools(rng) };
-  const templates = Array.from({ length: 256 }, (_, i) => template(rng, i));
+  const more = prng(seed ^ 0x5bd1e995);
+  const templates = Array.from({ length: 256 }, (_, i) => template(rng, i, more));
   const span = Math.min(14 * 86_400_000, Math.max(3_600_000, count * 1_000));
   const step = span / Math.max(1, count / 3.6);
   const entries: (NewEntry & { time: number })[] = [];
@@ -276,6 +294,12 @@ export interface SimulateMessageOptions {
   body?: string;
   /** Headers of the message. */
   header?: Record<string, string[]>;
+  /** Label of the message (`label`, and `labels` holds it too). */
+  label?: string;
+  /** Flow-control key the message was published with. */
+  flowControlKey?: string;
+  /** IP address the message was published from. */
+  callerIp?: string;
 }
 
 /** Builds the entries of one simulated message. */
@@ -294,6 +318,12 @@ export function simulateEntries(opts: SimulateMessageOptions, seed: number): New
   if (opts.topicName !== undefined) fields["topicName"] = opts.topicName;
   if (opts.queueName !== undefined) fields["queueName"] = opts.queueName;
   if (opts.scheduleId !== undefined) fields["scheduleId"] = opts.scheduleId;
+  if (opts.label !== undefined) {
+    fields["label"] = opts.label;
+    fields["labels"] = [opts.label];
+  }
+  if (opts.flowControlKey !== undefined) fields["flowControlKey"] = opts.flowControlKey;
+  if (opts.callerIp !== undefined) fields["callerIp"] = opts.callerIp;
   let errors = Math.max(0, Math.floor(opts.retries ?? 0));
   if (outcome === "in-progress" && errors === 0) errors = 1;
   return lifecycle(

@@ -68,23 +68,78 @@ function insert(items: StoredEntry[], e: StoredEntry): void {
 }
 
 /** States the filter value `IN_PROGRESS` stands for. */
-const IN_PROGRESS = new Set(["ACTIVE", "RETRY", "ERROR"]);
-const INDEXED_FIELDS = ["url", "topicName", "scheduleId", "queueName"] as const;
+const IN_PROGRESS = ["ACTIVE", "RETRY", "ERROR"];
+/** String fields of an entry with an index of their own (value -> entries). */
+const INDEXED_FIELDS = [
+  "url",
+  "topicName",
+  "scheduleId",
+  "queueName",
+  "flowControlKey",
+  "callerIp",
+] as const;
 type IndexedField = (typeof INDEXED_FIELDS)[number];
 
-/** Filters of a listing, as the seed defines them (each one narrows). */
+/**
+ * Filters of a listing. Each one narrows (filters are ANDed); the values of a repeated filter are
+ * ORed. `label` matches an entry's `label` or any of its `labels`; `host` and `path` match the host
+ * name (or host:port) and the path of its `url`.
+ */
 export interface LogQuery {
   readonly cursor?: { time: number; seq: number } | undefined;
   readonly messageId?: string | undefined;
+  readonly messageIds?: readonly string[] | undefined;
   readonly state?: string | undefined;
-  readonly url?: string | undefined;
-  readonly topicName?: string | undefined;
-  readonly scheduleId?: string | undefined;
-  readonly queueName?: string | undefined;
+  readonly url?: readonly string[] | undefined;
+  readonly topicName?: readonly string[] | undefined;
+  readonly scheduleId?: readonly string[] | undefined;
+  readonly queueName?: readonly string[] | undefined;
+  readonly label?: readonly string[] | undefined;
+  readonly flowControlKey?: string | undefined;
+  readonly callerIp?: string | undefined;
+  readonly host?: string | undefined;
+  readonly path?: string | undefined;
   readonly fromDate?: number | undefined;
   readonly toDate?: number | undefined;
   readonly count: number;
   readonly order: "earliestFirst" | "latestFirst";
+}
+
+/** Builds a LogQuery from the validated query parameters of `GET /v2/logs` (repeated keys as arrays). */
+export function logQuery(
+  query: Readonly<Record<string, unknown>>,
+  cursor: { time: number; seq: number } | undefined,
+): LogQuery {
+  const one = (k: string): string | undefined =>
+    typeof query[k] === "string" ? (query[k] as string) : undefined;
+  const many = (k: string): string[] | undefined => {
+    const v = query[k];
+    if (typeof v === "string") return [v];
+    return Array.isArray(v)
+      ? [...new Set(v.filter((x): x is string => typeof x === "string"))]
+      : undefined;
+  };
+  const num = (k: string): number | undefined =>
+    typeof query[k] === "number" ? (query[k] as number) : undefined;
+  return {
+    cursor,
+    messageId: one("messageId"),
+    messageIds: many("messageIds"),
+    state: one("state"),
+    url: many("url"),
+    topicName: many("topicName"),
+    scheduleId: many("scheduleId"),
+    queueName: many("queueName"),
+    label: many("label"),
+    flowControlKey: one("flowControlKey"),
+    callerIp: one("callerIp"),
+    host: one("host"),
+    path: one("path"),
+    fromDate: num("fromDate"),
+    toDate: num("toDate"),
+    count: num("count") ?? 1000,
+    order: query["order"] === "earliestFirst" ? "earliestFirst" : "latestFirst",
+  };
 }
 
 /** Normalizes a state for storage and filtering (upper case; `CANCELED` is `CANCELLED`). */
@@ -142,6 +197,8 @@ export class LogsStore {
   private byMessage = new Map<string, StoredEntry[]>();
   private byState = new Map<string, StoredEntry[]>();
   private byField = new Map<IndexedField, Map<string, StoredEntry[]>>();
+  /** Entries by each of their labels (`label` and every value of `labels`). */
+  private byLabel = new Map<string, StoredEntry[]>();
   private nextSeq = 1;
 
   constructor() {
@@ -162,6 +219,7 @@ export class LogsStore {
     this.byMessage = new Map();
     this.byState = new Map();
     this.byField = new Map(INDEXED_FIELDS.map((f) => [f, new Map()]));
+    this.byLabel = new Map();
   }
 
   /** Every entry in (time, sequence) order; the array is live, do not mutate it. */
@@ -184,6 +242,7 @@ export class LogsStore {
       if (typeof v === "string")
         LogsStore.add(this.byField.get(f) as Map<string, StoredEntry[]>, v, e);
     }
+    for (const label of labelsOf(e)) LogsStore.add(this.byLabel, label, e);
   }
 
   /** Adds entries, giving each the next sequence number. */
@@ -215,75 +274,161 @@ export class LogsStore {
     return this.byMessage.get(messageId) ?? [];
   }
 
+  /**
+   * The sorted lists whose union holds every entry a filter can match, for each filter with an index;
+   * the smallest set is scanned. `[]` means no entry can match.
+   */
+  private sources(q: LogQuery, state: string | undefined): (readonly StoredEntry[])[] {
+    const options: (readonly StoredEntry[])[][] = [];
+    const lookup = (
+      map: Map<string, StoredEntry[]> | undefined,
+      values: readonly string[],
+    ): void => {
+      options.push(
+        values.map((v) => map?.get(v)).filter((l): l is StoredEntry[] => l !== undefined),
+      );
+    };
+    if (q.messageId !== undefined) lookup(this.byMessage, [q.messageId]);
+    if (q.messageIds !== undefined) lookup(this.byMessage, q.messageIds);
+    if (state !== undefined) lookup(this.byState, state === "IN_PROGRESS" ? IN_PROGRESS : [state]);
+    for (const f of INDEXED_FIELDS) {
+      const v = q[f];
+      if (v !== undefined) lookup(this.byField.get(f), typeof v === "string" ? [v] : v);
+    }
+    if (q.label !== undefined) lookup(this.byLabel, q.label);
+    let best: (readonly StoredEntry[])[] = [this.main];
+    let size = this.main.length;
+    for (const lists of options) {
+      const n = lists.reduce((sum, l) => sum + l.length, 0);
+      if (n < size || lists.length === 0) {
+        best = lists;
+        size = n;
+      }
+      if (lists.length === 0) break;
+    }
+    return best;
+  }
+
   /** One page of a listing. */
   page(q: LogQuery): { entries: StoredEntry[]; cursor: string | undefined } {
     const state = q.state === undefined ? undefined : normalizeState(q.state);
-    // Pick the smallest index that one of the filters allows.
-    let items: readonly StoredEntry[] = this.main;
-    const candidates: StoredEntry[][] = [];
-    let empty = false;
-    const pick = (found: StoredEntry[] | undefined): void => {
-      if (!found) empty = true;
-      else candidates.push(found);
+    const sources = this.sources(q, state);
+    if (sources.length === 0) return { entries: [], cursor: undefined };
+    const match = matcher(q, state);
+
+    // Range [lo, hi) of each source inside fromDate/toDate (inclusive) and after the cursor.
+    const ranges = sources.map((items) => {
+      let lo = q.fromDate === undefined ? 0 : lowerBound(items, q.fromDate, -Infinity);
+      let hi = q.toDate === undefined ? items.length : upperBound(items, q.toDate, Infinity);
+      if (q.cursor) {
+        if (q.order === "earliestFirst")
+          lo = Math.max(lo, upperBound(items, q.cursor.time, q.cursor.seq));
+        else hi = Math.min(hi, lowerBound(items, q.cursor.time, q.cursor.seq));
+      }
+      return { items, lo, hi };
+    });
+    const forward = q.order === "earliestFirst";
+    // The next entry in listing order across the sources (a k-way merge); undefined when done.
+    const next = (): StoredEntry | undefined => {
+      let pick: (typeof ranges)[number] | undefined;
+      let best: StoredEntry | undefined;
+      for (const r of ranges) {
+        if (r.lo >= r.hi) continue;
+        const e = (forward ? r.items[r.lo] : r.items[r.hi - 1]) as StoredEntry;
+        if (
+          !best ||
+          (forward ? cmp(e, best.time, best.seq) < 0 : cmp(e, best.time, best.seq) > 0)
+        ) {
+          best = e;
+          pick = r;
+        }
+      }
+      if (pick) {
+        if (forward) pick.lo++;
+        else pick.hi--;
+      }
+      return best;
     };
-    if (q.messageId !== undefined) pick(this.byMessage.get(q.messageId));
-    if (state !== undefined && state !== "IN_PROGRESS") pick(this.byState.get(state));
-    for (const f of INDEXED_FIELDS) {
-      const v = q[f];
-      if (v !== undefined) pick(this.byField.get(f)?.get(v));
-    }
-    if (empty) return { entries: [], cursor: undefined };
-    for (const c of candidates) if (c.length < items.length) items = c;
-
-    const hasFilter =
-      q.messageId !== undefined ||
-      state !== undefined ||
-      INDEXED_FIELDS.some((f) => q[f] !== undefined);
-    const match = hasFilter
-      ? (e: StoredEntry): boolean =>
-          (q.messageId === undefined || e.messageId === q.messageId) &&
-          (state === undefined ||
-            (state === "IN_PROGRESS" ? IN_PROGRESS.has(e.state) : e.state === state)) &&
-          (q.url === undefined || e.shared.fields["url"] === q.url) &&
-          (q.topicName === undefined || e.shared.fields["topicName"] === q.topicName) &&
-          (q.scheduleId === undefined || e.shared.fields["scheduleId"] === q.scheduleId) &&
-          (q.queueName === undefined || e.shared.fields["queueName"] === q.queueName)
-      : undefined;
-
-    // Range [lo, hi) of the chosen index inside fromDate/toDate (inclusive) and after the cursor.
-    let lo = q.fromDate === undefined ? 0 : lowerBound(items, q.fromDate, -Infinity);
-    let hi = q.toDate === undefined ? items.length : upperBound(items, q.toDate, Infinity);
-    if (q.cursor) {
-      if (q.order === "earliestFirst")
-        lo = Math.max(lo, upperBound(items, q.cursor.time, q.cursor.seq));
-      else hi = Math.min(hi, lowerBound(items, q.cursor.time, q.cursor.seq));
-    }
     const out: StoredEntry[] = [];
     let more = false;
-    if (q.order === "earliestFirst") {
-      for (let i = lo; i < hi; i++) {
-        const e = items[i] as StoredEntry;
-        if (match && !match(e)) continue;
-        if (out.length === q.count) {
-          more = true;
-          break;
-        }
-        out.push(e);
+    let previous: StoredEntry | undefined;
+    for (let e = next(); e !== undefined; e = next()) {
+      // An entry with two matching labels sits in two sources: list it once.
+      if (e === previous) continue;
+      previous = e;
+      if (match && !match(e)) continue;
+      if (out.length === q.count) {
+        more = true;
+        break;
       }
-    } else {
-      for (let i = hi - 1; i >= lo; i--) {
-        const e = items[i] as StoredEntry;
-        if (match && !match(e)) continue;
-        if (out.length === q.count) {
-          more = true;
-          break;
-        }
-        out.push(e);
-      }
+      out.push(e);
     }
     const last = out[out.length - 1];
     return { entries: out, cursor: more && last ? `${last.time}-${last.seq}` : undefined };
   }
+}
+
+/** Every label of an entry: its `label` and the values of its `labels`. */
+function labelsOf(e: StoredEntry): Set<string> {
+  const out = new Set<string>();
+  const { label, labels } = e.shared.fields;
+  if (typeof label === "string") out.add(label);
+  if (Array.isArray(labels)) for (const l of labels) if (typeof l === "string") out.add(l);
+  return out;
+}
+
+/** Host (with and without port) and path of an entry's URL, or undefined when it has none. */
+function urlParts(e: StoredEntry): { hostname: string; host: string; path: string } | undefined {
+  const url = e.shared.fields["url"];
+  if (typeof url !== "string") return undefined;
+  try {
+    const u = new URL(url);
+    return { hostname: u.hostname, host: u.host, path: u.pathname };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The predicate of every filter of the query, or undefined when there is none. */
+function matcher(
+  q: LogQuery,
+  state: string | undefined,
+): ((e: StoredEntry) => boolean) | undefined {
+  const tests: ((e: StoredEntry) => boolean)[] = [];
+  const field = (e: StoredEntry, k: string): unknown => e.shared.fields[k];
+  if (q.messageId !== undefined) tests.push((e) => e.messageId === q.messageId);
+  if (q.messageIds !== undefined) {
+    const ids = new Set(q.messageIds);
+    tests.push((e) => ids.has(e.messageId));
+  }
+  if (state !== undefined) {
+    tests.push(
+      state === "IN_PROGRESS" ? (e) => IN_PROGRESS.includes(e.state) : (e) => e.state === state,
+    );
+  }
+  for (const f of INDEXED_FIELDS) {
+    const v = q[f];
+    if (v === undefined) continue;
+    const values = new Set(typeof v === "string" ? [v] : v);
+    tests.push((e) => values.has(field(e, f) as string));
+  }
+  if (q.label !== undefined) {
+    const wanted = q.label;
+    tests.push((e) => {
+      const have = labelsOf(e);
+      return wanted.some((l) => have.has(l));
+    });
+  }
+  if (q.host !== undefined) {
+    const host = q.host.toLowerCase();
+    tests.push((e) => {
+      const p = urlParts(e);
+      return p !== undefined && (p.hostname === host || p.host === host);
+    });
+  }
+  if (q.path !== undefined) tests.push((e) => urlParts(e)?.path === q.path);
+  if (tests.length === 0) return undefined;
+  return (e) => tests.every((t) => t(e));
 }
 
 /** Parses a `<timestamp_ms>-<sequence>` cursor, or returns undefined when it is not one. */

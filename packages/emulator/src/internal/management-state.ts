@@ -1,6 +1,7 @@
 // State and business rules of the management API: databases, backups, teams and vector indexes,
 // each owned by an account (its e-mail) or a team, visible only to that account or the team's members.
 import { randomBytes, randomUUID } from "node:crypto";
+import { valueSets } from "../generated/operations.js";
 import { prng } from "./log-generator.js";
 
 /** A management account: HTTP Basic user (e-mail) and password (API key). */
@@ -21,6 +22,20 @@ export class HttpError extends Error {
 }
 
 type Role = "owner" | "admin" | "dev" | "finance";
+
+/**
+ * What a role may do with a resource it can reach through a team (the seed names the roles; the
+ * rules follow the service's published team documentation: admins and devs manage databases, only
+ * owners and admins manage members, only the owner deletes the team, finance manages billing only).
+ */
+const CAN: Record<"use" | "members" | "deleteTeam", readonly Role[]> = {
+  /** Read or change a team's databases, backups and vector indexes, move them in or out. */
+  use: ["owner", "admin", "dev"],
+  /** Add or remove members. */
+  members: ["owner", "admin"],
+  /** Delete the team. */
+  deleteTeam: ["owner"],
+};
 
 interface DatabaseRecord extends Record<string, unknown> {
   database_id: string;
@@ -111,17 +126,31 @@ const asObj = (v: unknown): Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
+/** Values the spec lists for a schema (`x-extensible-enum`, else `enum`): the ones the emulator knows. */
+function known(schema: string): readonly string[] {
+  return (valueSets.management as Readonly<Record<string, readonly string[]>>)[schema] ?? [];
+}
+
+/** Primary regions on the `gcp` platform; every other known region is on `aws`. */
+const GCP_REGIONS = new Set(["us-central1", "us-east4", "europe-west1", "asia-northeast1"]);
+
+/** Answers 400 unless `value` is one the spec lists for `schema`. */
+function checkKnown(field: string, value: string, schema: string): void {
+  const values = known(schema);
+  if (!values.includes(value)) {
+    throw new HttpError(
+      400,
+      `${field}: unknown value ${value}; the emulator knows ${values.join(", ")}`,
+    );
+  }
+}
+
 /** The management service. */
 export class ManagementState {
   private databases = new Map<string, { owner: string; record: DatabaseRecord }>();
   private backups = new Map<string, BackupRecord>();
   private teams = new Map<string, TeamRecord>();
   private indexes = new Map<string, { owner: string; record: IndexRecord }>();
-
-  /**
-   * @param regions the regions a regional database may use (the spec's `ReadRegion` values).
-   */
-  constructor(private readonly regions: readonly string[]) {}
 
   // --- state -------------------------------------------------------------------------------------
 
@@ -146,23 +175,45 @@ export class ManagementState {
     this.restore({ databases: [], backups: [], teams: [], indexes: [] });
   }
 
-  // --- visibility --------------------------------------------------------------------------------
+  // --- visibility and roles ----------------------------------------------------------------------
 
   private role(team: TeamRecord, email: string): Role | undefined {
     return team.members.find(([e]) => e === email)?.[1];
   }
 
-  private canSee(owner: string, account: Account): boolean {
-    if (owner === account.email) return true;
+  /** The caller's role over what `owner` (an e-mail or a team id) owns: `owner` of its own things. */
+  private roleOver(owner: string, account: Account): Role | undefined {
+    if (owner === account.email) return "owner";
     const team = this.teams.get(owner);
-    return team !== undefined && this.role(team, account.email) !== undefined;
+    return team === undefined ? undefined : this.role(team, account.email);
   }
 
-  private database(id: string, account: Account): DatabaseRecord {
+  /** Whether the caller may read and change what `owner` owns (listings show only those). */
+  private canUse(owner: string, account: Account): boolean {
+    const role = this.roleOver(owner, account);
+    return role !== undefined && CAN.use.includes(role);
+  }
+
+  /**
+   * Checks the caller may `action` a resource of `owner`: 404 when it cannot see it at all (exactly
+   * like a missing id), 403 when its team role does not allow it.
+   */
+  private allow(owner: string, account: Account, what: string, action: string): void {
+    const role = this.roleOver(owner, account);
+    if (role === undefined) throw new HttpError(404, `${what} not found`);
+    if (!CAN.use.includes(role)) {
+      throw new HttpError(
+        403,
+        `${what}: a ${role} member of team ${owner} cannot ${action}; ${CAN.use.join(", ")} can`,
+      );
+    }
+  }
+
+  private database(id: string, account: Account, action: string): DatabaseRecord {
     const db = this.databases.get(id);
     // Another account's database answers exactly like a missing one.
-    if (!db || !this.canSee(db.owner, account))
-      throw new HttpError(404, `database ${id} not found`);
+    if (!db) throw new HttpError(404, `database ${id} not found`);
+    this.allow(db.owner, account, `database ${id}`, action);
     return db.record;
   }
 
@@ -173,29 +224,35 @@ export class ManagementState {
     return team;
   }
 
-  private index(id: string, account: Account): IndexRecord {
+  private index(id: string, account: Account, action: string): IndexRecord {
     const idx = this.indexes.get(id);
-    if (!idx || !this.canSee(idx.owner, account))
-      throw new HttpError(404, `vector index ${id} not found`);
+    if (!idx) throw new HttpError(404, `vector index ${id} not found`);
+    this.allow(idx.owner, account, `vector index ${id}`, action);
     return idx.record;
   }
 
-  /** A destination for a move or transfer: the caller's own account or a team it belongs to. */
+  /** A destination for a move or transfer: the caller's own account or a team it may use. */
   private destination(target: string, account: Account, field: string): string {
     if (target === account.email) return target;
     const team = this.teams.get(target);
-    if (!team || this.role(team, account.email) === undefined) {
-      throw new HttpError(404, `${field}: team ${target} not found`);
+    const role = team && this.role(team, account.email);
+    if (role === undefined) throw new HttpError(404, `${field}: team ${target} not found`);
+    if (!CAN.use.includes(role)) {
+      throw new HttpError(
+        403,
+        `${field}: a ${role} member of team ${target} cannot move resources into it; ${CAN.use.join(", ")} can`,
+      );
     }
     return target;
   }
 
-  private manager(team: TeamRecord, account: Account): void {
-    const role = this.role(team, account.email);
-    if (role !== "owner" && role !== "admin") {
+  private require(team: TeamRecord, account: Account, can: "members" | "deleteTeam"): void {
+    const role = this.role(team, account.email) as Role;
+    if (!CAN[can].includes(role)) {
+      const action = can === "members" ? "change its members" : "delete it";
       throw new HttpError(
         403,
-        `only an owner or admin of team ${team.team_id} can change its members`,
+        `team ${team.team_id}: a ${role} member cannot ${action}; only ${CAN[can].join(" or ")} can`,
       );
     }
   }
@@ -213,11 +270,11 @@ export class ManagementState {
   private readonly handlers: Record<string, (input: OperationInput) => unknown> = {
     createDatabase: ({ account, body }) => this.createDatabase(account, asObj(body)),
     getDatabase: ({ account, params, query }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "read it");
       return query["credentials"] === "hide" ? hide(db) : db;
     },
     deleteDatabase: ({ account, params }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "delete it");
       this.databases.delete(db.database_id);
       for (const [id, b] of this.backups)
         if (b.database_id === db.database_id) this.backups.delete(id);
@@ -225,34 +282,52 @@ export class ManagementState {
     },
     listDatabases: ({ account }) =>
       [...this.databases.values()]
-        .filter((d) => this.canSee(d.owner, account))
+        .filter((d) => this.canUse(d.owner, account))
         .map((d) => d.record),
-    getDatabaseStats: ({ account, params }) => stats(this.database(str(params["id"]), account)),
+    getDatabaseStats: ({ account, params }) =>
+      stats(this.database(str(params["id"]), account, "read its statistics")),
     renameDatabase: ({ account, params, body }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "rename it");
       db.database_name = str(asObj(body)["name"]);
       return db;
     },
     resetDatabasePassword: ({ account, params }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "reset its password");
       db.password = token(16);
       db.rest_token = token(36);
       db.read_only_rest_token = token(36);
       return db;
     },
     enableDatabaseTls: ({ account, params }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "enable TLS");
       db.tls = true;
       return db;
     },
-    enableDatabaseEviction: (i) => this.setFlag(i, "eviction", true),
-    disableDatabaseEviction: (i) => this.setFlag(i, "eviction", false),
-    enableDatabaseAutoUpgrade: (i) => this.setFlag(i, "auto_upgrade", true),
-    disableDatabaseAutoUpgrade: (i) => this.setFlag(i, "auto_upgrade", false),
-    enableDailyBackup: (i) => this.setFlag(i, "daily_backup_enabled", true),
-    disableDailyBackup: (i) => this.setFlag(i, "daily_backup_enabled", false),
+    enableDatabaseEviction: (i) => this.setFlag(i, "eviction", true, "enable eviction"),
+    disableDatabaseEviction: (i) => this.setFlag(i, "eviction", false, "disable eviction"),
+    enableDatabaseAutoUpgrade: (i) => {
+      const db = this.database(str(i.params["id"]), i.account, "enable auto upgrade");
+      // The service answers an error when the state already matches (clients treat it as success).
+      if (db.auto_upgrade) {
+        throw new HttpError(400, `auto upgrade is already enabled for database ${db.database_id}`);
+      }
+      db.auto_upgrade = true;
+      return "OK";
+    },
+    disableDatabaseAutoUpgrade: (i) => {
+      const db = this.database(str(i.params["id"]), i.account, "disable auto upgrade");
+      if (!db.auto_upgrade) {
+        throw new HttpError(400, `auto upgrade is already disabled for database ${db.database_id}`);
+      }
+      db.auto_upgrade = false;
+      return "OK";
+    },
+    enableDailyBackup: (i) =>
+      this.setFlag(i, "daily_backup_enabled", true, "enable its daily backup"),
+    disableDailyBackup: (i) =>
+      this.setFlag(i, "daily_backup_enabled", false, "disable its daily backup"),
     updateDatabaseRegions: ({ account, params, body }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "change its regions");
       if (db.region !== "global") {
         throw new HttpError(
           400,
@@ -260,6 +335,7 @@ export class ManagementState {
         );
       }
       const regions = [...new Set(asObj(body)["read_regions"] as string[])];
+      for (const r of regions) checkKnown("read_regions", r, "ReadRegion");
       if (regions.includes(db.primary_region)) {
         throw new HttpError(
           400,
@@ -271,13 +347,13 @@ export class ManagementState {
     },
     moveDatabaseToTeam: ({ account, body }) => {
       const b = asObj(body);
-      const db = this.database(str(b["database_id"]), account);
+      const db = this.database(str(b["database_id"]), account, "move it");
       const owner = this.destination(str(b["team_id"]), account, "team_id");
       (this.databases.get(db.database_id) as { owner: string }).owner = owner;
       return "OK";
     },
     createBackup: ({ account, params, body }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "back it up");
       const backup: BackupRecord = {
         backup_id: randomUUID(),
         name: str(asObj(body)["name"]),
@@ -286,13 +362,16 @@ export class ManagementState {
         creation_time: now(),
         state: "completed",
         backup_size: 1024 * (1 + Math.floor(Math.random() * 4096)),
-        daily_backup: false,
+        // Strings on the wire, not booleans.
+        daily_backup: "false",
+        hourly_backup: "false",
+        internal_backup_tag: `backup-${randomBytes(6).toString("hex")}`,
       };
       this.backups.set(backup.backup_id, backup);
       return "OK";
     },
     deleteBackup: ({ account, params }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "delete its backups");
       const backup = this.backups.get(str(params["backup_id"]));
       if (!backup || backup.database_id !== db.database_id) {
         throw new HttpError(
@@ -304,15 +383,15 @@ export class ManagementState {
       return "OK";
     },
     listBackups: ({ account, params }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "list its backups");
       return [...this.backups.values()].filter((b) => b.database_id === db.database_id);
     },
     restoreBackup: ({ account, params, body }) => {
-      const db = this.database(str(params["id"]), account);
+      const db = this.database(str(params["id"]), account, "restore it");
       const id = str(asObj(body)["backup_id"]);
       const backup = this.backups.get(id);
       const owner = backup && this.databases.get(backup.database_id);
-      if (!backup || !owner || !this.canSee(owner.owner, account)) {
+      if (!backup || !owner || !this.canUse(owner.owner, account)) {
         throw new HttpError(404, `backup_id: backup ${id} not found`);
       }
       if (backup.database_id !== db.database_id) {
@@ -336,9 +415,7 @@ export class ManagementState {
     },
     deleteTeam: ({ account, params }) => {
       const team = this.team(str(params["id"]), account);
-      if (this.role(team, account.email) !== "owner") {
-        throw new HttpError(403, `only the owner can delete team ${team.team_id}`);
-      }
+      this.require(team, account, "deleteTeam");
       const dbs = [...this.databases.values()].filter((d) => d.owner === team.team_id).length;
       const idx = [...this.indexes.values()].filter((d) => d.owner === team.team_id).length;
       if (dbs + idx > 0) {
@@ -366,7 +443,7 @@ export class ManagementState {
     addTeamMember: ({ account, body }) => {
       const b = asObj(body);
       const team = this.team(str(b["team_id"]), account);
-      this.manager(team, account);
+      this.require(team, account, "members");
       const email = str(b["member_email"]);
       if (this.role(team, email) !== undefined) {
         throw new HttpError(
@@ -381,7 +458,7 @@ export class ManagementState {
     removeTeamMember: ({ account, body }) => {
       const b = asObj(body);
       const team = this.team(str(b["team_id"]), account);
-      this.manager(team, account);
+      this.require(team, account, "members");
       const email = str(b["member_email"]);
       const role = this.role(team, email);
       if (role === undefined) {
@@ -397,30 +474,32 @@ export class ManagementState {
     },
     createVectorIndex: ({ account, body }) => this.createIndex(account, asObj(body)),
     listVectorIndexes: ({ account }) =>
-      [...this.indexes.values()].filter((i) => this.canSee(i.owner, account)).map((i) => i.record),
-    getVectorIndex: ({ account, params }) => this.index(str(params["id"]), account),
+      [...this.indexes.values()].filter((i) => this.canUse(i.owner, account)).map((i) => i.record),
+    getVectorIndex: ({ account, params }) => this.index(str(params["id"]), account, "read it"),
     deleteVectorIndex: ({ account, params }) => {
-      this.indexes.delete(this.index(str(params["id"]), account).id);
+      this.indexes.delete(this.index(str(params["id"]), account, "delete it").id);
       return "OK";
     },
     renameVectorIndex: ({ account, params, body }) => {
-      this.index(str(params["id"]), account).name = str(asObj(body)["name"]);
+      this.index(str(params["id"]), account, "rename it").name = str(asObj(body)["name"]);
       return "OK";
     },
     resetVectorIndexTokens: ({ account, params }) => {
-      const idx = this.index(str(params["id"]), account);
+      const idx = this.index(str(params["id"]), account, "reset its tokens");
       idx.token = token(36);
       idx.read_only_token = token(36);
       return "OK";
     },
     setVectorIndexPlan: ({ account, params, body }) => {
-      const idx = this.index(str(params["id"]), account);
-      idx.type = str(asObj(body)["target_plan"]);
+      const idx = this.index(str(params["id"]), account, "change its plan");
+      const plan = str(asObj(body)["target_plan"]);
+      checkKnown("target_plan", plan, "TargetPlan");
+      idx.type = plan;
       Object.assign(idx, planLimits(idx.type));
       return "OK";
     },
     transferVectorIndex: ({ account, params, body }) => {
-      const idx = this.index(str(params["id"]), account);
+      const idx = this.index(str(params["id"]), account, "transfer it");
       const owner = this.destination(str(asObj(body)["target_account"]), account, "target_account");
       (this.indexes.get(idx.id) as { owner: string }).owner = owner;
       idx["customer_id"] = owner;
@@ -428,33 +507,55 @@ export class ManagementState {
     },
   };
 
+  /** Sets a flag; repeating it is harmless (the service answers OK again). */
   private setFlag(
     { account, params }: OperationInput,
-    flag: "eviction" | "auto_upgrade" | "daily_backup_enabled",
+    flag: "eviction" | "daily_backup_enabled",
     value: boolean,
+    action: string,
   ): string {
-    this.database(str(params["id"]), account)[flag] = value;
+    this.database(str(params["id"]), account, action)[flag] = value;
     return "OK";
   }
 
   private createDatabase(account: Account, b: Record<string, unknown>): DatabaseRecord {
+    // `database_name` is the current spelling, `name` the older one; either names the database.
+    const name =
+      typeof b["database_name"] === "string" ? b["database_name"] : (b["name"] as unknown);
+    if (typeof name !== "string") {
+      throw new HttpError(400, "database_name: is required (or the older spelling name)");
+    }
     const region = typeof b["region"] === "string" ? b["region"] : "global";
     const primary = b["primary_region"];
     const reads = Array.isArray(b["read_regions"])
       ? [...new Set(b["read_regions"] as string[])]
       : [];
+    let platform = typeof b["platform"] === "string" ? b["platform"] : undefined;
+    if (platform !== undefined) checkKnown("platform", platform, "Platform");
     if (region === "global") {
       if (typeof primary !== "string") {
         throw new HttpError(400, "primary_region: is required for a global database");
       }
+      checkKnown("primary_region", primary, "PrimaryRegion");
+      const onGcp = GCP_REGIONS.has(primary);
+      if (platform !== undefined && (platform === "gcp") !== onGcp) {
+        throw new HttpError(
+          400,
+          `platform: ${primary} is a ${onGcp ? "gcp" : "aws"} region, not a ${platform} one`,
+        );
+      }
+      platform ??= onGcp ? "gcp" : "aws";
+      for (const r of reads) checkKnown("read_regions", r, "ReadRegion");
       if (reads.includes(primary)) {
         throw new HttpError(400, `read_regions: must not include the primary region ${primary}`);
       }
     } else {
-      if (!this.regions.includes(region)) {
+      // The older regional creation (deprecated): the region is one of the aws primary regions.
+      const regional = known("PrimaryRegion").filter((r) => !GCP_REGIONS.has(r));
+      if (!regional.includes(region)) {
         throw new HttpError(
           400,
-          `region: unknown region ${region}; use global or one of ${this.regions.join(", ")}`,
+          `region: unknown region ${region}; use global or one of ${regional.join(", ")}`,
         );
       }
       if (primary !== undefined)
@@ -462,12 +563,16 @@ export class ManagementState {
       if (b["read_regions"] !== undefined) {
         throw new HttpError(400, "read_regions: only a global database has read regions");
       }
+      platform ??= "aws";
     }
+    const plan = typeof b["plan"] === "string" ? b["plan"] : "payg";
+    checkKnown("plan", plan, "DatabasePlan");
     const host = hostName();
     const record: DatabaseRecord = {
       database_id: randomUUID(),
-      database_name: str(b["name"]),
-      database_type: "Pay as You Go",
+      database_name: name,
+      database_type: plan === "free" ? "Free" : plan === "payg" ? "Pay as You Go" : "Fixed",
+      platform,
       region,
       port: 6379,
       creation_time: now(),
@@ -480,12 +585,15 @@ export class ManagementState {
       read_only_rest_token: token(36),
       primary_region: region === "global" ? String(primary) : region,
       read_regions: region === "global" ? reads : [],
-      eviction: false,
+      eviction: b["eviction"] === true,
       auto_upgrade: false,
       consistent: false,
-      type: "payg",
-      budget: 360,
+      // The record's `type` is the plan family: fixed plans show as `paid`.
+      type: plan === "free" || plan === "payg" ? plan : "paid",
+      budget: typeof b["budget"] === "number" ? b["budget"] : 360,
       daily_backup_enabled: false,
+      prod_pack_enabled: false,
+      db_acl_enabled: "false",
       db_max_clients: 1000,
       db_max_request_size: 10_485_760,
       db_disk_threshold: 107_374_182_400,
@@ -503,24 +611,44 @@ export class ManagementState {
     const region = str(b["region"]);
     const name = str(b["name"]);
     const sim = str(b["similarity_function"]);
+    const indexType = typeof b["index_type"] === "string" ? b["index_type"] : "DENSE";
+    const dense = b["embedding_model"];
+    const sparse = b["sparse_embedding_model"];
+    checkKnown("region", region, "VectorRegion");
+    checkKnown("type", type, "VectorPlan");
+    checkKnown("index_type", indexType, "IndexType");
+    if (typeof dense === "string") {
+      checkKnown("embedding_model", dense, "EmbeddingModel");
+      if (indexType === "SPARSE") {
+        throw new HttpError(400, "embedding_model: a SPARSE index has no dense embedding model");
+      }
+    }
+    if (typeof sparse === "string") {
+      checkKnown("sparse_embedding_model", sparse, "SparseEmbeddingModel");
+      if (indexType === "DENSE") {
+        throw new HttpError(
+          400,
+          "sparse_embedding_model: only a SPARSE or HYBRID index has a sparse embedding model",
+        );
+      }
+    }
     const record: IndexRecord = {
       id: randomUUID(),
       customer_id: account.email,
       name,
-      // The seed's spelling is accepted; the record uses the live service's.
+      // The older spelling is accepted; the record uses the current one.
       similarity_function: sim === "EUCLIDIAN" ? "EUCLIDEAN" : sim,
       dimension_count: b["dimension_count"] as number,
-      ...(typeof b["embedding_model"] === "string"
-        ? { embedding_model: b["embedding_model"] }
-        : {}),
-      endpoint: `${hostName()}-${region === "eu-west-1" ? "eu1" : "us1"}-vector.upstash.io`,
+      ...(typeof dense === "string" ? { embedding_model: dense } : {}),
+      ...(typeof sparse === "string" ? { sparse_embedding_model: sparse } : {}),
+      endpoint: `${hostName()}-${region === "eu-west-1" ? "eu1" : region === "us-central1" ? "usc1" : "us1"}-vector.upstash.io`,
       token: token(36),
       read_only_token: token(36),
       type,
       region,
       creation_time: now(),
       ...planLimits(type),
-      index_type: "DENSE",
+      index_type: indexType,
     };
     this.indexes.set(record.id, { owner: account.email, record });
     return record;

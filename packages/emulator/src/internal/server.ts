@@ -1,8 +1,18 @@
 // The HTTP layer: route by the spec, inject faults, authenticate, validate, then dispatch by operationId.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  answerAdminPreflight,
+  answerApiPreflight,
+  applyCors,
+  EXPOSED_HEADERS,
+  guardAdmin,
+  isPreflight,
+  type AdminAccess,
+  type CorsSetting,
+} from "./access.js";
 import type { Auth } from "./auth.js";
 import type { Faults, FaultRule } from "./faults.js";
-import { entryJson, parseCursor, type LogsStore } from "./logs-store.js";
+import { entryJson, logQuery, parseCursor, type LogsStore } from "./logs-store.js";
 import { cachedListing } from "./page-cache.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
 import { ValidationError } from "@api-clients/core";
@@ -22,12 +32,16 @@ export interface ServerContext {
   readonly auth: () => Auth;
   readonly logs: LogsStore;
   readonly management: ManagementState;
-  /** Handles `/__emulator/...`; returns the status and JSON body. */
+  /** CORS of the two APIs (never of the admin API). */
+  readonly cors: CorsSetting;
+  /** Extra hosts and origins the admin API accepts. */
+  readonly adminAccess: AdminAccess;
+  /** Handles `/__emulator/...`; resolves to the status and JSON body. */
   readonly admin: (
     method: string,
     path: string,
     body: unknown,
-  ) => { status: number; body: unknown };
+  ) => Promise<{ status: number; body: unknown }>;
 }
 
 /** Sends a JSON body (given as text, as UTF-8 bytes or as a value). */
@@ -118,6 +132,12 @@ async function applyFault(
   }
   const headers: Record<string, string> = { ...(rule.headers ?? {}) };
   if (rule.retryAfter !== undefined) headers["retry-after"] = String(rule.retryAfter);
+  // A browser script may read the headers a rule adds, like the API's own.
+  if (res.hasHeader("access-control-expose-headers") && rule.headers) {
+    const extra = Object.keys(rule.headers).map((h) => h.toLowerCase());
+    const all = new Set<string>([...EXPOSED_HEADERS, ...extra]);
+    res.setHeader("access-control-expose-headers", [...all].join(", "));
+  }
   if (rule.malformedBody) {
     req.resume();
     sendJson(res, rule.status ?? 200, '{"events":[{"time":17', headers, true);
@@ -143,23 +163,7 @@ function listLogs(ctx: ServerContext, query: Record<string, unknown>): string {
         "must be a cursor returned by a previous page (<timestamp_ms>-<sequence>)",
       );
   }
-  const s = (k: string): string | undefined =>
-    typeof query[k] === "string" ? (query[k] as string) : undefined;
-  const n = (k: string): number | undefined =>
-    typeof query[k] === "number" ? (query[k] as number) : undefined;
-  const page = ctx.logs.page({
-    cursor,
-    messageId: s("messageId"),
-    state: s("state"),
-    url: s("url"),
-    topicName: s("topicName"),
-    scheduleId: s("scheduleId"),
-    queueName: s("queueName"),
-    fromDate: n("fromDate"),
-    toDate: n("toDate"),
-    count: n("count") ?? 1000,
-    order: query["order"] === "earliestFirst" ? "earliestFirst" : "latestFirst",
-  });
+  const page = ctx.logs.page(logQuery(query, cursor));
   const parts = new Array<string>(page.entries.length);
   for (let i = 0; i < page.entries.length; i++) parts[i] = entryJson(page.entries[i]!);
   const head = page.cursor === undefined ? "{" : `{"cursor":"${page.cursor}",`;
@@ -195,10 +199,16 @@ export async function handleRequest(
         req.resume();
         return sendError(res, 403, "admin: only available from the loopback interface");
       }
+      guardAdmin(ctx.adminAccess, method, req, res);
+      if (isPreflight(method, req)) return answerAdminPreflight(req, res);
       const body = parseJson(await readBody(req));
-      const out = ctx.admin(method, path, body);
+      const out = await ctx.admin(method, path, body);
       return sendJson(res, out.status, out.body);
     }
+
+    applyCors(ctx.cors, req, res);
+    // Preflights are answered before faults, so a browser's preflight never uses up a rule.
+    if (ctx.cors !== false && isPreflight(method, req)) return answerApiPreflight(req, res);
 
     const route = ctx.router.match(method, path);
     const fault = ctx.faults.take(
@@ -235,6 +245,7 @@ export async function handleRequest(
   } catch (e) {
     if (e instanceof ValidationError) return sendError(res, 400, e.message);
     if (e instanceof HttpError) {
+      if (e.status === 403 || e.status === 415) req.resume();
       if (e.status === 413) {
         sendError(res, 413, e.message, e.headers);
         res.on("finish", () => req.destroy());

@@ -98,6 +98,7 @@ describe("admin HTTP faults", () => {
   it("adds rules with POST and clears them with DELETE", async () => {
     const add = await raw(emu, "/__emulator/faults", {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify([{ path: "/v2/logs", status: 503, retryAfter: 1, times: "always" }]),
     });
     expect(add.status).toBe(200);
@@ -105,13 +106,21 @@ describe("admin HTTP faults", () => {
     const a = await getLogs(emu);
     expect(a.status).toBe(503);
     expect(a.headers.get("retry-after")).toBe("1");
-    expect((await raw(emu, "/__emulator/faults", { method: "DELETE" })).text).toBe('"OK"');
+    expect(
+      (
+        await raw(emu, "/__emulator/faults", {
+          method: "DELETE",
+          headers: { "content-type": "application/json" },
+        })
+      ).text,
+    ).toBe('"OK"');
     expect((await getLogs(emu, { count: 1 })).status).toBe(200);
   });
 
   it("rejects an invalid rule with 400 and unknown admin paths with 404", async () => {
     const bad = await raw(emu, "/__emulator/faults", {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ status: "x" }),
     });
     expect(bad.status).toBe(400);
@@ -125,11 +134,13 @@ describe("admin HTTP faults", () => {
     const before = emu.logs.size;
     const a = await raw(emu, "/__emulator/logs", {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify([{ messageId: "msg_admin", state: "DELIVERED", time: 5 }]),
     });
     expect(a.body).toEqual({ appended: 1, size: before + 1 });
     const sim = await raw(emu, "/__emulator/logs/simulate", {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ outcome: "cancelled" }),
     });
     expect((sim.body as { entries: { state: string }[] }).entries.map((e) => e.state)).toEqual([

@@ -36,16 +36,33 @@ it("does the same over the admin API, and reset goes back to the start", async (
   expect(snap.status).toBe(200);
   expect((snap.body as EmulatorSnapshot).version).toBe(1);
   await mgmt(emu, "POST", "/v2/team", { team_name: "t", copy_cc: false });
-  expect((await raw(emu, "/__emulator/restore", { method: "POST", body: snap.text })).text).toBe(
-    '"OK"',
-  );
+  expect(
+    (
+      await raw(emu, "/__emulator/restore", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: snap.text,
+      })
+    ).text,
+  ).toBe('"OK"');
   expect((await mgmt(emu, "GET", "/v2/teams")).body).toEqual([]);
   expect(await names()).toEqual(["kept"]);
-  const bad = await raw(emu, "/__emulator/restore", { method: "POST", body: "{}" });
+  const bad = await raw(emu, "/__emulator/restore", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
   expect(bad.status).toBe(400);
 
   emu.faults.add({ status: 500, times: "always" });
-  expect((await raw(emu, "/__emulator/reset", { method: "POST" })).text).toBe('"OK"');
+  expect(
+    (
+      await raw(emu, "/__emulator/reset", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      })
+    ).text,
+  ).toBe('"OK"');
   expect(await names()).toEqual([]);
   expect(emu.logs.size).toBe(200);
   expect(emu.faults.size).toBe(0);

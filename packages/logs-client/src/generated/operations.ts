@@ -7,10 +7,30 @@ const params0 = [
   { name: "cursor", in: "query", required: false, schema: { type: "string" } },
   { name: "messageId", in: "query", required: false, schema: { type: "string" } },
   { name: "state", in: "query", required: false, schema: { type: "string" } },
-  { name: "url", in: "query", required: false, schema: { type: "string" } },
-  { name: "topicName", in: "query", required: false, schema: { type: "string" } },
-  { name: "scheduleId", in: "query", required: false, schema: { type: "string" } },
-  { name: "queueName", in: "query", required: false, schema: { type: "string" } },
+  {
+    name: "url",
+    in: "query",
+    required: false,
+    schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+  },
+  {
+    name: "topicName",
+    in: "query",
+    required: false,
+    schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+  },
+  {
+    name: "scheduleId",
+    in: "query",
+    required: false,
+    schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+  },
+  {
+    name: "queueName",
+    in: "query",
+    required: false,
+    schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+  },
   { name: "fromDate", in: "query", required: false, schema: { type: "number" } },
   { name: "toDate", in: "query", required: false, schema: { type: "number" } },
   {
@@ -25,6 +45,22 @@ const params0 = [
     required: false,
     schema: { type: "string", enum: ["earliestFirst", "latestFirst"] },
   },
+  {
+    name: "label",
+    in: "query",
+    required: false,
+    schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+  },
+  {
+    name: "messageIds",
+    in: "query",
+    required: false,
+    schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+  },
+  { name: "flowControlKey", in: "query", required: false, schema: { type: "string" } },
+  { name: "callerIp", in: "query", required: false, schema: { type: "string" } },
+  { name: "host", in: "query", required: false, schema: { type: "string" } },
+  { name: "path", in: "query", required: false, schema: { type: "string" } },
 ] as const;
 
 /**

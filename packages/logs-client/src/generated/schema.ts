@@ -11,7 +11,7 @@ export interface paths {
     };
     /**
      * List log entries
-     * @description Returns one page of log entries, newest first unless `order` says otherwise. Pass the returned `cursor` back to get the next page; a page without `cursor` is the last one.
+     * @description Returns one page of log entries, newest first. Pass the returned `cursor` back to get the next page; a page without `cursor` is the last one. A page may hold fewer entries than `count` and still have a `cursor`: follow it. Read-only, safe to repeat.
      */
     get: operations["listLogs"];
     put?: never;
@@ -55,10 +55,20 @@ export interface components {
       [key: string]: unknown;
     };
     /**
-     * @description State of a message at a log entry, upper case on the wire. Known values: `CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED` (some deployments spell it `CANCELED`). New values may appear: read any string.
+     * @description State of a message at a log entry, upper case on the wire (some deployments spell `CANCELLED` as `CANCELED`). New values may appear: read any string.
      * @example DELIVERED
      */
-    LogState: string;
+    LogState:
+      | "CREATED"
+      | "ACTIVE"
+      | "RETRY"
+      | "ERROR"
+      | "DELIVERED"
+      | "FAILED"
+      | "CANCEL_REQUESTED"
+      | "CANCELLED"
+      | "CANCELED"
+      | (string & {});
     /** @description Map from header name to its values. */
     HeaderMap: {
       [key: string]: string[];
@@ -116,6 +126,14 @@ export interface components {
       labels?: string[];
       /** @description Flow-control key of the message. */
       flowControlKey?: string;
+      /** @description Most deliveries of this flow-control key running at once. */
+      parallelism?: number;
+      /** @description Most deliveries of this flow-control key per `period`. */
+      rate?: number;
+      /** @description Length of the rate period, in seconds. */
+      period?: number;
+      /** @description Which API the message was published through. */
+      api?: string;
     } & {
       [key: string]: unknown;
     };
@@ -205,26 +223,51 @@ export interface components {
     /** @description Only entries of this message. */
     messageId: string;
     /**
-     * @description Only entries in this state. Upper case on the wire (`CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED`, and the filter-only `IN_PROGRESS`); the service matches it case-insensitively.
+     * @description Only entries in this state, in upper case as the service documents it: `CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED`, and the filter-only `IN_PROGRESS` (any of `ACTIVE`, `RETRY`, `ERROR`). Nothing documents the service matching other cases: the clients upper-case the value before sending it.
      * @example DELIVERED
      */
-    state: string;
-    /** @description Only entries for this destination URL. */
-    url: string;
-    /** @description Only entries for this URL group (topic) name. */
-    topicName: string;
-    /** @description Only entries of this schedule. */
-    scheduleId: string;
-    /** @description Only entries of this queue. */
-    queueName: string;
+    state:
+      | "CREATED"
+      | "ACTIVE"
+      | "RETRY"
+      | "ERROR"
+      | "IN_PROGRESS"
+      | "DELIVERED"
+      | "FAILED"
+      | "CANCEL_REQUESTED"
+      | "CANCELLED"
+      | (string & {});
+    /** @description Only entries for this destination URL. Repeatable (values are ORed). */
+    url: string | string[];
+    /** @description Only entries for this URL group (topic) name. Repeatable (values are ORed). */
+    topicName: string | string[];
+    /** @description Only entries of this schedule. Repeatable (values are ORed). */
+    scheduleId: string | string[];
+    /** @description Only entries of this queue. Repeatable (values are ORed). */
+    queueName: string | string[];
     /** @description Start of the range, Unix timestamp in milliseconds, inclusive. */
     fromDate: number;
     /** @description End of the range, Unix timestamp in milliseconds, inclusive. */
     toDate: number;
-    /** @description Number of entries to return. */
+    /** @description Most entries to return. The older reference (and the official SDKs) say default and maximum 1000; the current reference says default and maximum 100. The bound here stays 1000; a page may hold fewer entries than asked, so follow the cursor. */
     count: number;
-    /** @description Sort order by timestamp. */
+    /**
+     * @deprecated
+     * @description Sort order by timestamp. Documented by the older reference, removed from the current one (no official SDK sends it): the service may ignore it and answer newest first.
+     */
     order: "earliestFirst" | "latestFirst";
+    /** @description Only entries of messages with this label. Repeatable (values are ORed). */
+    label: string | string[];
+    /** @description Only entries of these messages. Repeatable (values are ORed). */
+    messageIds: string | string[];
+    /** @description Only entries of messages published with this flow-control key. */
+    flowControlKey: string;
+    /** @description Only entries of messages published from this IP address. */
+    callerIp: string;
+    /** @description Only entries whose destination URL has this host name. */
+    host: string;
+    /** @description Only entries whose destination URL has this path. */
+    path: string;
   };
   requestBodies: never;
   headers: {
@@ -258,26 +301,41 @@ export interface operations {
         /** @description Only entries of this message. */
         messageId?: components["parameters"]["messageId"];
         /**
-         * @description Only entries in this state. Upper case on the wire (`CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED`, and the filter-only `IN_PROGRESS`); the service matches it case-insensitively.
+         * @description Only entries in this state, in upper case as the service documents it: `CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED`, and the filter-only `IN_PROGRESS` (any of `ACTIVE`, `RETRY`, `ERROR`). Nothing documents the service matching other cases: the clients upper-case the value before sending it.
          * @example DELIVERED
          */
         state?: components["parameters"]["state"];
-        /** @description Only entries for this destination URL. */
+        /** @description Only entries for this destination URL. Repeatable (values are ORed). */
         url?: components["parameters"]["url"];
-        /** @description Only entries for this URL group (topic) name. */
+        /** @description Only entries for this URL group (topic) name. Repeatable (values are ORed). */
         topicName?: components["parameters"]["topicName"];
-        /** @description Only entries of this schedule. */
+        /** @description Only entries of this schedule. Repeatable (values are ORed). */
         scheduleId?: components["parameters"]["scheduleId"];
-        /** @description Only entries of this queue. */
+        /** @description Only entries of this queue. Repeatable (values are ORed). */
         queueName?: components["parameters"]["queueName"];
         /** @description Start of the range, Unix timestamp in milliseconds, inclusive. */
         fromDate?: components["parameters"]["fromDate"];
         /** @description End of the range, Unix timestamp in milliseconds, inclusive. */
         toDate?: components["parameters"]["toDate"];
-        /** @description Number of entries to return. */
+        /** @description Most entries to return. The older reference (and the official SDKs) say default and maximum 1000; the current reference says default and maximum 100. The bound here stays 1000; a page may hold fewer entries than asked, so follow the cursor. */
         count?: components["parameters"]["count"];
-        /** @description Sort order by timestamp. */
+        /**
+         * @deprecated
+         * @description Sort order by timestamp. Documented by the older reference, removed from the current one (no official SDK sends it): the service may ignore it and answer newest first.
+         */
         order?: components["parameters"]["order"];
+        /** @description Only entries of messages with this label. Repeatable (values are ORed). */
+        label?: components["parameters"]["label"];
+        /** @description Only entries of these messages. Repeatable (values are ORed). */
+        messageIds?: components["parameters"]["messageIds"];
+        /** @description Only entries of messages published with this flow-control key. */
+        flowControlKey?: components["parameters"]["flowControlKey"];
+        /** @description Only entries of messages published from this IP address. */
+        callerIp?: components["parameters"]["callerIp"];
+        /** @description Only entries whose destination URL has this host name. */
+        host?: components["parameters"]["host"];
+        /** @description Only entries whose destination URL has this path. */
+        path?: components["parameters"]["path"];
       };
       header?: never;
       path?: never;
@@ -313,26 +371,41 @@ export interface operations {
         /** @description Only entries of this message. */
         messageId?: components["parameters"]["messageId"];
         /**
-         * @description Only entries in this state. Upper case on the wire (`CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED`, and the filter-only `IN_PROGRESS`); the service matches it case-insensitively.
+         * @description Only entries in this state, in upper case as the service documents it: `CREATED`, `ACTIVE`, `RETRY`, `ERROR`, `DELIVERED`, `FAILED`, `CANCEL_REQUESTED`, `CANCELLED`, and the filter-only `IN_PROGRESS` (any of `ACTIVE`, `RETRY`, `ERROR`). Nothing documents the service matching other cases: the clients upper-case the value before sending it.
          * @example DELIVERED
          */
         state?: components["parameters"]["state"];
-        /** @description Only entries for this destination URL. */
+        /** @description Only entries for this destination URL. Repeatable (values are ORed). */
         url?: components["parameters"]["url"];
-        /** @description Only entries for this URL group (topic) name. */
+        /** @description Only entries for this URL group (topic) name. Repeatable (values are ORed). */
         topicName?: components["parameters"]["topicName"];
-        /** @description Only entries of this schedule. */
+        /** @description Only entries of this schedule. Repeatable (values are ORed). */
         scheduleId?: components["parameters"]["scheduleId"];
-        /** @description Only entries of this queue. */
+        /** @description Only entries of this queue. Repeatable (values are ORed). */
         queueName?: components["parameters"]["queueName"];
         /** @description Start of the range, Unix timestamp in milliseconds, inclusive. */
         fromDate?: components["parameters"]["fromDate"];
         /** @description End of the range, Unix timestamp in milliseconds, inclusive. */
         toDate?: components["parameters"]["toDate"];
-        /** @description Number of entries to return. */
+        /** @description Most entries to return. The older reference (and the official SDKs) say default and maximum 1000; the current reference says default and maximum 100. The bound here stays 1000; a page may hold fewer entries than asked, so follow the cursor. */
         count?: components["parameters"]["count"];
-        /** @description Sort order by timestamp. */
+        /**
+         * @deprecated
+         * @description Sort order by timestamp. Documented by the older reference, removed from the current one (no official SDK sends it): the service may ignore it and answer newest first.
+         */
         order?: components["parameters"]["order"];
+        /** @description Only entries of messages with this label. Repeatable (values are ORed). */
+        label?: components["parameters"]["label"];
+        /** @description Only entries of these messages. Repeatable (values are ORed). */
+        messageIds?: components["parameters"]["messageIds"];
+        /** @description Only entries of messages published with this flow-control key. */
+        flowControlKey?: components["parameters"]["flowControlKey"];
+        /** @description Only entries of messages published from this IP address. */
+        callerIp?: components["parameters"]["callerIp"];
+        /** @description Only entries whose destination URL has this host name. */
+        host?: components["parameters"]["host"];
+        /** @description Only entries whose destination URL has this path. */
+        path?: components["parameters"]["path"];
       };
       header?: never;
       path?: never;
@@ -369,3 +442,16 @@ type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
 export const componentsParametersOrderValues: ReadonlyArray<
   FlattenedDeepRequired<components>["parameters"]["order"]
 > = ["earliestFirst", "latestFirst"];
+
+/** The values of `LogState` known when the spec was written; the service may add others. */
+export const logStateKnownValues = [
+  "CREATED",
+  "ACTIVE",
+  "RETRY",
+  "ERROR",
+  "DELIVERED",
+  "FAILED",
+  "CANCEL_REQUESTED",
+  "CANCELLED",
+  "CANCELED",
+] as const;

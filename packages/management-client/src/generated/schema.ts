@@ -13,7 +13,7 @@ export interface paths {
     put?: never;
     /**
      * Create a database
-     * @description Creates a regional or global database. `primary_region` and `read_regions` apply to global databases only.
+     * @description Creates a database. The current form names it `database_name` and gives `primary_region` (plus optional `read_regions`, `platform`, `plan`, `budget`, `eviction`, `tls`); the older form names it `name` and may create a regional database with `region` (deprecated). One of `database_name` and `name` is required; `read_regions` must not contain `primary_region`. Not idempotent: repeating it creates a second database.
      */
     post: operations["createDatabase"];
     delete?: never;
@@ -34,14 +34,14 @@ export interface paths {
     };
     /**
      * Get a database
-     * @description Returns the details of a database; `credentials=hide` masks its secrets.
+     * @description Returns the details of a database; `credentials=hide` masks its secrets. Safe to repeat.
      */
     get: operations["getDatabase"];
     put?: never;
     post?: never;
     /**
      * Delete a database
-     * @description Deletes the database and its data.
+     * @description Deletes the database and its data (and its backups). A repeat after the database is gone answers 404.
      */
     delete: operations["deleteDatabase"];
     options?: never;
@@ -106,7 +106,7 @@ export interface paths {
     put?: never;
     /**
      * Rename a database
-     * @description Gives the database a new name.
+     * @description Gives the database a new name. Repeating it is harmless: the same name is set again.
      */
     post: operations["renameDatabase"];
     delete?: never;
@@ -129,7 +129,7 @@ export interface paths {
     put?: never;
     /**
      * Reset the password
-     * @description Replaces the password and REST tokens of the database; the old ones stop working.
+     * @description Replaces the password and REST tokens of the database; the old ones stop working. Not idempotent: repeating it issues new secrets again.
      */
     post: operations["resetDatabasePassword"];
     delete?: never;
@@ -152,7 +152,7 @@ export interface paths {
     put?: never;
     /**
      * Enable TLS
-     * @description Switches TLS on for the database.
+     * @description Switches TLS on for the database (it cannot be switched off). Repeating it is harmless: TLS stays on and the database is returned again.
      */
     post: operations["enableDatabaseTls"];
     delete?: never;
@@ -175,7 +175,7 @@ export interface paths {
     put?: never;
     /**
      * Enable eviction
-     * @description Lets the database evict keys when it is full.
+     * @description Lets the database evict keys when it is full. Repeating it is harmless: eviction stays on and the answer is `"OK"` again (no "already enabled" error is published for eviction).
      */
     post: operations["enableDatabaseEviction"];
     delete?: never;
@@ -198,7 +198,7 @@ export interface paths {
     put?: never;
     /**
      * Disable eviction
-     * @description Stops the database from evicting keys.
+     * @description Stops the database from evicting keys. Repeating it is harmless: eviction stays off and the answer is `"OK"` again (no "already disabled" error is published for eviction).
      */
     post: operations["disableDatabaseEviction"];
     delete?: never;
@@ -221,7 +221,7 @@ export interface paths {
     put?: never;
     /**
      * Enable automatic upgrade
-     * @description Lets the database move to a higher plan automatically.
+     * @description Lets the database move to a higher plan automatically. A repeat (auto upgrade already on) is answered with an error whose message contains `already enabled`: the database is as requested, so clients treat that answer as success.
      */
     post: operations["enableDatabaseAutoUpgrade"];
     delete?: never;
@@ -244,7 +244,7 @@ export interface paths {
     put?: never;
     /**
      * Disable automatic upgrade
-     * @description Keeps the database on its plan.
+     * @description Keeps the database on its plan. A repeat (auto upgrade already off) is answered with an error whose message contains `already disabled`: the database is as requested, so clients treat that answer as success.
      */
     post: operations["disableDatabaseAutoUpgrade"];
     delete?: never;
@@ -267,7 +267,7 @@ export interface paths {
     put?: never;
     /**
      * Update read regions
-     * @description Sets the read regions of a global database.
+     * @description Sets the read regions of a global database; the list must not contain the database's primary region. Repeating it is harmless: the same list is set again.
      */
     post: operations["updateDatabaseRegions"];
     delete?: never;
@@ -287,7 +287,7 @@ export interface paths {
     put?: never;
     /**
      * Move a database to a team
-     * @description Moves the database under the target team.
+     * @description Moves the database under the target team. Repeating it is harmless: the database is already in that team and the answer is `"OK"` again.
      */
     post: operations["moveDatabaseToTeam"];
     delete?: never;
@@ -310,7 +310,7 @@ export interface paths {
     put?: never;
     /**
      * Create a backup
-     * @description Starts a backup of the database.
+     * @description Starts a backup of the database. Not idempotent: repeating it starts another backup.
      */
     post: operations["createBackup"];
     delete?: never;
@@ -336,7 +336,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a backup
-     * @description Deletes one backup of the database.
+     * @description Deletes one backup of the database. A repeat after the backup is gone answers 404.
      */
     delete: operations["deleteBackup"];
     options?: never;
@@ -356,7 +356,7 @@ export interface paths {
     };
     /**
      * List backups
-     * @description Lists the backups of the database.
+     * @description Lists the backups of the database. `daily_backup` and `hourly_backup` arrive as the strings `"true"` / `"false"`, not booleans.
      */
     get: operations["listBackups"];
     put?: never;
@@ -381,7 +381,7 @@ export interface paths {
     put?: never;
     /**
      * Restore a backup
-     * @description Restores the data of the database from one of its own backups.
+     * @description Restores the data of the database from one of its own backups. Repeating it restores the same backup again, which leaves the same data.
      */
     post: operations["restoreBackup"];
     delete?: never;
@@ -408,7 +408,7 @@ export interface paths {
     head?: never;
     /**
      * Enable daily backup
-     * @description Backs the database up once a day.
+     * @description Backs the database up once a day. Repeating it is harmless: daily backup stays on and the answer is `"OK"` again.
      */
     patch: operations["enableDailyBackup"];
     trace?: never;
@@ -431,7 +431,7 @@ export interface paths {
     head?: never;
     /**
      * Disable daily backup
-     * @description Stops the daily backup of the database.
+     * @description Stops the daily backup of the database. Repeating it is harmless: daily backup stays off and the answer is `"OK"` again.
      */
     patch: operations["disableDailyBackup"];
     trace?: never;
@@ -447,7 +447,7 @@ export interface paths {
     put?: never;
     /**
      * Create a team
-     * @description Creates a team; the caller becomes its owner.
+     * @description Creates a team; the caller becomes its owner. Not idempotent: repeating it creates another team.
      */
     post: operations["createTeam"];
     delete?: never;
@@ -471,7 +471,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a team
-     * @description Deletes the team.
+     * @description Deletes the team (only its owner may). A repeat after the team is gone answers 404.
      */
     delete: operations["deleteTeam"];
     options?: never;
@@ -533,12 +533,12 @@ export interface paths {
     put?: never;
     /**
      * Add a team member
-     * @description Adds an account to the team with a role.
+     * @description Adds an account to the team with a role (owners and admins may). A repeat answers 409: the account is already a member.
      */
     post: operations["addTeamMember"];
     /**
      * Remove a team member
-     * @description Removes an account from the team. The request carries a JSON body on DELETE.
+     * @description Removes an account from the team (owners and admins may). The request carries a JSON body on DELETE. A repeat after the member is gone answers 404.
      */
     delete: operations["removeTeamMember"];
     options?: never;
@@ -561,7 +561,7 @@ export interface paths {
     put?: never;
     /**
      * Create a vector index
-     * @description Creates a vector index.
+     * @description Creates a vector index: dense (the default), sparse or hybrid (`index_type`). Not idempotent: repeating it creates a second index.
      */
     post: operations["createVectorIndex"];
     delete?: never;
@@ -589,7 +589,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a vector index
-     * @description Deletes the index and its vectors.
+     * @description Deletes the index and its vectors. A repeat after the index is gone answers 404.
      */
     delete: operations["deleteVectorIndex"];
     options?: never;
@@ -611,7 +611,7 @@ export interface paths {
     put?: never;
     /**
      * Rename a vector index
-     * @description Gives the index a new name.
+     * @description Gives the index a new name. Repeating it is harmless: the same name is set again.
      */
     post: operations["renameVectorIndex"];
     delete?: never;
@@ -634,7 +634,7 @@ export interface paths {
     put?: never;
     /**
      * Reset the tokens
-     * @description Replaces both the regular and the read-only token of the index.
+     * @description Replaces both the regular and the read-only token of the index. Not idempotent: repeating it issues new tokens again.
      */
     post: operations["resetVectorIndexTokens"];
     delete?: never;
@@ -657,7 +657,7 @@ export interface paths {
     put?: never;
     /**
      * Change the plan
-     * @description Moves the index to another payment plan.
+     * @description Moves the index to another payment plan. Repeating it is harmless: the plan is set again.
      */
     post: operations["setVectorIndexPlan"];
     delete?: never;
@@ -680,7 +680,7 @@ export interface paths {
     put?: never;
     /**
      * Transfer a vector index
-     * @description Transfers the index to another account or team.
+     * @description Transfers the index to another team (the older reference also allowed an account). Repeating it is harmless while the caller can still see the index (for example a team it belongs to); once the index left the caller's reach, a repeat answers 404.
      */
     post: operations["transferVectorIndex"];
     delete?: never;
@@ -698,98 +698,123 @@ export interface components {
      * @enum {string}
      */
     Acknowledgement: "OK";
-    /** @description Error body. No schema is published: bodies carry `error` or `message`, and some are plain text. Clients read `error`, then `message`, then the raw text. */
+    /** @description Error body. The current reference documents `{ "code", "message" }`; older deployments send `{ "error" }`, and some answer plain text. Clients read `error`, then `message`, then the raw text. */
     Error: {
-      /** @description Human-readable reason. */
+      /** @description Human-readable reason (older deployments). */
       error?: string;
-      /** @description Human-readable reason (other deployments). */
+      /** @description Machine-readable error code (current reference). */
+      code?: string;
+      /** @description Human-readable reason (current reference). */
       message?: string;
     } & {
       [key: string]: unknown;
     };
-    /**
-     * @description Primary region of a global database.
-     * @enum {string}
-     */
+    /** @description Cloud platform of a database. When absent the service picks one (`aws`). */
+    Platform: "aws" | "gcp" | (string & {});
+    /** @description Primary region of a global database. `us-central1`, `us-east4`, `europe-west1` and `asia-northeast1` are on the `gcp` platform, the others on `aws`. Regions are added over time: any other string is sent as given. */
     PrimaryRegion:
       | "us-east-1"
+      | "us-east-2"
       | "us-west-1"
       | "us-west-2"
-      | "eu-west-1"
+      | "ca-central-1"
       | "eu-central-1"
+      | "eu-west-1"
+      | "eu-west-2"
+      | "sa-east-1"
+      | "ap-south-1"
+      | "ap-northeast-1"
       | "ap-southeast-1"
       | "ap-southeast-2"
-      | "sa-east-1";
-    /**
-     * @description Read region of a global database.
-     * @enum {string}
-     */
+      | "af-south-1"
+      | "us-central1"
+      | "us-east4"
+      | "europe-west1"
+      | "asia-northeast1"
+      | (string & {});
+    /** @description Read region of a global database, at creation and in update-regions alike (the older reference's shorter lists and its exclusion of `ap-northeast-1` from update-regions are out of date). Regions are added over time: any other string is sent as given. */
     ReadRegion:
       | "us-east-1"
+      | "us-east-2"
       | "us-west-1"
       | "us-west-2"
-      | "eu-west-1"
+      | "ca-central-1"
       | "eu-central-1"
-      | "ap-southeast-1"
-      | "ap-southeast-2"
+      | "eu-west-1"
+      | "eu-west-2"
+      | "sa-east-1"
+      | "ap-south-1"
       | "ap-northeast-1"
-      | "sa-east-1";
-    /**
-     * @description Read region accepted by update-regions (`ap-northeast-1` is not).
-     * @enum {string}
-     */
-    UpdatableReadRegion:
-      | "us-east-1"
-      | "us-west-1"
-      | "us-west-2"
-      | "eu-west-1"
-      | "eu-central-1"
       | "ap-southeast-1"
       | "ap-southeast-2"
-      | "sa-east-1";
-    /** @description Settings of a new database. */
+      | (string & {});
+    /** @description Plan of a new database. Plans are added over time. */
+    DatabasePlan:
+      | "free"
+      | "payg"
+      | "fixed_250mb"
+      | "fixed_1gb"
+      | "fixed_5gb"
+      | "fixed_10gb"
+      | "fixed_50gb"
+      | "fixed_100gb"
+      | "fixed_500gb"
+      | (string & {});
+    /** @description Settings of a new database. One of `database_name` (current) and `name` (older spelling) is required. `read_regions` must not contain `primary_region`. Fields not listed here are sent as given. */
     CreateDatabaseRequest: {
-      /** @description Database name. */
-      name: string;
+      /** @description Database name (the current reference's spelling). */
+      database_name?: string;
       /**
-       * @description `global` (the default) for a global database; a regional database names its region. For global databases only `global` is valid.
+       * @deprecated
+       * @description Database name, the older spelling of `database_name`; still accepted.
+       */
+      name?: string;
+      platform?: components["schemas"]["Platform"];
+      /**
+       * @deprecated
+       * @description `global` for a global database (give `primary_region` too); the older reference also let a regional database name its region here. The current reference dropped this field and regional creation: send `"global"` or nothing, plus `primary_region`.
        * @default global
        */
       region?: string;
       primary_region?: components["schemas"]["PrimaryRegion"];
-      /** @description Read regions of a global database. */
+      /** @description Read regions of a global database; must not contain `primary_region`. */
       read_regions?: components["schemas"]["ReadRegion"][];
+      plan?: components["schemas"]["DatabasePlan"];
+      /** @description Monthly budget in US dollars. */
+      budget?: number;
+      /** @description true lets the database evict keys when it is full. */
+      eviction?: boolean;
       /** @description true enables TLS. */
       tls?: boolean;
-    };
-    /** @description The new name. */
+    } & (unknown | unknown);
+    /** @description The new name. Fields not listed here are sent as given. */
     RenameRequest: {
       /** @description New name. */
       name: string;
     };
-    /** @description The read regions to set. */
+    /** @description The read regions to set; the list must not contain the database's primary region. Fields not listed here are sent as given. */
     UpdateRegionsRequest: {
-      /** @description Read regions (`ap-northeast-1` is not accepted here). */
-      read_regions: components["schemas"]["UpdatableReadRegion"][];
+      /** @description Read regions (the same list as at creation). */
+      read_regions: components["schemas"]["ReadRegion"][];
     };
-    /** @description Which database moves under which team. */
+    /** @description Which database moves under which team. Fields not listed here are sent as given. */
     MoveToTeamRequest: {
       /** @description Id of the target team. */
       team_id: string;
       /** @description Id of the database. */
       database_id: string;
     };
-    /** @description The backup to create. */
+    /** @description The backup to create. Fields not listed here are sent as given. */
     CreateBackupRequest: {
       /** @description Name of the backup. */
       name: string;
     };
-    /** @description The backup to restore from. */
+    /** @description The backup to restore from. Fields not listed here are sent as given. */
     RestoreBackupRequest: {
       /** @description Id of a backup of the same database. */
       backup_id: string;
     };
-    /** @description The team to create. */
+    /** @description The team to create. Fields not listed here are sent as given. */
     CreateTeamRequest: {
       /** @description Team name. */
       team_name: string;
@@ -801,7 +826,7 @@ export interface components {
      * @enum {string}
      */
     MemberRole: "admin" | "dev" | "finance";
-    /** @description The member to add. */
+    /** @description The member to add. Fields not listed here are sent as given. */
     AddTeamMemberRequest: {
       /** @description Id of the team. */
       team_id: string;
@@ -809,27 +834,21 @@ export interface components {
       member_email: string;
       member_role: components["schemas"]["MemberRole"];
     };
-    /** @description The member to remove. */
+    /** @description The member to remove. Fields not listed here are sent as given. */
     RemoveTeamMemberRequest: {
       /** @description Id of the team. */
       team_id: string;
       /** @description E-mail of the member. */
       member_email: string;
     };
+    /** @description Region of a vector index. Regions are added over time. */
+    VectorRegion: "eu-west-1" | "us-east-1" | "us-central1" | (string & {});
     /**
-     * @description Region of a vector index.
-     * @enum {string}
-     */
-    VectorRegion: "eu-west-1" | "us-east-1";
-    /**
-     * @description Similarity function. The seed spells `EUCLIDIAN`, the live service `EUCLIDEAN`: both are accepted (prefer `EUCLIDEAN`).
+     * @description Similarity function. `EUCLIDIAN` is deprecated: it is the older reference's spelling of `EUCLIDEAN`, still accepted; prefer `EUCLIDEAN`.
      * @enum {string}
      */
     SimilarityFunction: "COSINE" | "EUCLIDEAN" | "EUCLIDIAN" | "DOT_PRODUCT";
-    /**
-     * @description Embedding model the index computes vectors with.
-     * @enum {string}
-     */
+    /** @description Dense embedding model the index computes vectors with. The current reference lists `BGE_SMALL_EN_V1_5`, `BGE_BASE_EN_V1_5`, `BGE_LARGE_EN_V1_5` and `BGE_M3`; the older models `BERT_BASE_UNCASED`, `UAE_Large_V1`, `ALL_MINILM_L6_V2` and `MXBAI_EMBED_LARGE_V1` are deprecated but still accepted. Models are added over time. */
     EmbeddingModel:
       | "BGE_SMALL_EN_V1_5"
       | "BGE_BASE_EN_V1_5"
@@ -838,18 +857,17 @@ export interface components {
       | "BERT_BASE_UNCASED"
       | "UAE_Large_V1"
       | "ALL_MINILM_L6_V2"
-      | "MXBAI_EMBED_LARGE_V1";
-    /**
-     * @description Payment plan of a new index.
-     * @enum {string}
-     */
-    VectorPlan: "payg" | "fixed";
-    /**
-     * @description Plan an index can move to.
-     * @enum {string}
-     */
-    TargetPlan: "free" | "payg" | "fixed";
-    /** @description Settings of a new vector index. */
+      | "MXBAI_EMBED_LARGE_V1"
+      | (string & {});
+    /** @description Sparse embedding model of a sparse or hybrid index. Models are added over time. */
+    SparseEmbeddingModel: "BM25" | "BGE_M3" | (string & {});
+    /** @description Kind of vector index. Kinds may be added over time. */
+    IndexType: "DENSE" | "SPARSE" | "HYBRID" | (string & {});
+    /** @description Payment plan of a new index. Plans are added over time. */
+    VectorPlan: "payg" | "fixed" | "paid" | (string & {});
+    /** @description Plan an index can move to. Plans are added over time. */
+    TargetPlan: "free" | "payg" | "fixed" | (string & {});
+    /** @description Settings of a new vector index. Fields not listed here are sent as given. */
     CreateVectorIndexRequest: {
       /** @description Index name. */
       name: string;
@@ -859,14 +877,16 @@ export interface components {
       dimension_count: number;
       type?: components["schemas"]["VectorPlan"];
       embedding_model?: components["schemas"]["EmbeddingModel"];
+      index_type?: components["schemas"]["IndexType"];
+      sparse_embedding_model?: components["schemas"]["SparseEmbeddingModel"];
     };
-    /** @description The plan to move to. */
+    /** @description The plan to move to. Fields not listed here are sent as given. */
     SetPlanRequest: {
       target_plan: components["schemas"]["TargetPlan"];
     };
-    /** @description Where the index goes. */
+    /** @description Where the index goes. Fields not listed here are sent as given. */
     TransferRequest: {
-      /** @description Id of the target account or team. */
+      /** @description Id of the target team (current reference). The older reference also accepted `team:<TEAM_ID>` or an account e-mail; the value is sent as given. */
       target_account: string;
     };
     /** @description A key-value database. Unknown fields may appear and are kept. `db_*` limits are JSON numbers; `db_request_limit` can exceed 2^53 and then loses precision in JavaScript numbers. */
@@ -882,8 +902,8 @@ export interface components {
        * @description Unix seconds.
        */
       creation_time?: number;
-      /** @description `active`, `suspended` or `passive`; new values may appear. */
-      state?: string;
+      /** @description State of the database; new values may appear. */
+      state?: "active" | "suspended" | "passive" | (string & {});
       /** @description Host name. */
       endpoint?: string;
       tls?: boolean;
@@ -899,10 +919,22 @@ export interface components {
       eviction?: boolean;
       auto_upgrade?: boolean;
       consistent?: boolean;
-      /** @description `free`, `payg`, `pro` or `paid`; new values may appear. */
-      type?: string;
+      /** @description Plan type of the database; new values may appear. */
+      type?: "free" | "payg" | "pro" | "paid" | (string & {});
+      /** @description Monthly budget in US dollars. */
       budget?: number;
       daily_backup_enabled?: boolean;
+      /** @description Whether the production pack is enabled. */
+      prod_pack_enabled?: boolean;
+      db_eviction?: boolean;
+      replicas?: number;
+      /** @description A change in progress on the database, when there is one. */
+      modifying_state?: string;
+      /**
+       * @description Whether ACLs are enabled, as the string `"true"` or `"false"` (not a boolean).
+       * @enum {string}
+       */
+      db_acl_enabled?: "true" | "false";
       db_max_clients?: number;
       db_max_request_size?: number;
       db_disk_threshold?: number;
@@ -922,18 +954,20 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    /** @description Statistics of a database. Series not listed here may appear. */
+    /** @description A time series; `null` when the service has no data for it. */
+    StatsSeries: components["schemas"]["StatsPoint"][] | null;
+    /** @description Statistics of a database. Series not listed here may appear and are kept (the current service adds latency percentiles, daily read/write series and `command_counts`); any series can be `null`. */
     DatabaseStats: {
-      throughput?: components["schemas"]["StatsPoint"][];
-      latencymean?: components["schemas"]["StatsPoint"][];
-      keyspace?: components["schemas"]["StatsPoint"][];
-      connection_count?: components["schemas"]["StatsPoint"][];
-      hits?: components["schemas"]["StatsPoint"][];
-      misses?: components["schemas"]["StatsPoint"][];
-      read?: components["schemas"]["StatsPoint"][];
-      write?: components["schemas"]["StatsPoint"][];
-      dailyrequests?: components["schemas"]["StatsPoint"][];
-      diskusage?: components["schemas"]["StatsPoint"][];
+      throughput?: components["schemas"]["StatsSeries"];
+      latencymean?: components["schemas"]["StatsSeries"];
+      keyspace?: components["schemas"]["StatsSeries"];
+      connection_count?: components["schemas"]["StatsSeries"];
+      hits?: components["schemas"]["StatsSeries"];
+      misses?: components["schemas"]["StatsSeries"];
+      read?: components["schemas"]["StatsSeries"];
+      write?: components["schemas"]["StatsSeries"];
+      dailyrequests?: components["schemas"]["StatsSeries"];
+      diskusage?: components["schemas"]["StatsSeries"];
       total_monthly_requests?: number;
       total_monthly_billing?: number;
       current_storage?: number;
@@ -949,10 +983,20 @@ export interface components {
       customer_id?: string;
       /** Format: int64 */
       creation_time?: number;
-      /** @description `pending`, `completed` or `failed`; new values may appear. */
-      state?: string;
+      /** @description State of the backup; new values may appear. */
+      state?: "pending" | "completed" | "failed" | (string & {});
       backup_size?: number;
-      daily_backup?: boolean;
+      /**
+       * @description Whether this is a daily backup, as the string `"true"` or `"false"` (not a boolean).
+       * @enum {string}
+       */
+      daily_backup?: "true" | "false";
+      /**
+       * @description Whether this is an hourly backup, as the string `"true"` or `"false"` (not a boolean).
+       * @enum {string}
+       */
+      hourly_backup?: "true" | "false";
+      internal_backup_tag?: string;
     } & {
       [key: string]: unknown;
     };
@@ -961,8 +1005,8 @@ export interface components {
       team_id: string;
       team_name: string;
       copy_cc?: boolean;
-      /** @description `owner`, `admin`, `dev` or `finance`; new values may appear. */
-      member_role?: string;
+      /** @description The caller's role in the team; new values may appear. */
+      member_role?: "owner" | "admin" | "dev" | "finance" | (string & {});
     } & {
       [key: string]: unknown;
     };
@@ -971,8 +1015,9 @@ export interface components {
       team_id: string;
       team_name?: string;
       member_email: string;
-      /** @description `owner`, `admin`, `dev` or `finance`; new values may appear. */
-      member_role: string;
+      /** @description Role of the member; new values may appear. */
+      member_role: "owner" | "admin" | "dev" | "finance" | (string & {});
+      copy_cc?: boolean;
     } & {
       [key: string]: unknown;
     };
@@ -981,15 +1026,16 @@ export interface components {
       id: string;
       customer_id?: string;
       name: string;
-      /** @description `COSINE`, `EUCLIDEAN` or `DOT_PRODUCT`; new values may appear. */
-      similarity_function?: string;
+      /** @description Similarity function; new values may appear. */
+      similarity_function?: "COSINE" | "EUCLIDEAN" | "DOT_PRODUCT" | (string & {});
       dimension_count?: number;
       embedding_model?: string;
+      sparse_embedding_model?: string;
       endpoint?: string;
       token?: string;
       read_only_token?: string;
-      /** @description `free`, `payg`, `fixed` or `paid`; new values may appear. */
-      type?: string;
+      /** @description Plan of the index; new values may appear. */
+      type?: "free" | "payg" | "fixed" | "paid" | (string & {});
       region?: string;
       /** Format: int64 */
       creation_time?: number;
@@ -1000,8 +1046,9 @@ export interface components {
       max_monthly_bandwidth?: number;
       max_writes_per_second?: number;
       max_query_per_second?: number;
-      /** @description `DENSE`, `SPARSE` or `HYBRID`; new values may appear. */
-      index_type?: string;
+      reserved_price?: number;
+      /** @description Kind of index; new values may appear. */
+      index_type?: "DENSE" | "SPARSE" | "HYBRID" | (string & {});
     } & {
       [key: string]: unknown;
     };
@@ -1925,55 +1972,82 @@ export const pathsV2RedisDatabaseIdGetParametersQueryCredentialsValues: Readonly
 export const acknowledgementValues: ReadonlyArray<
   FlattenedDeepRequired<components>["schemas"]["Acknowledgement"]
 > = ["OK"];
-export const primaryRegionValues: ReadonlyArray<
-  FlattenedDeepRequired<components>["schemas"]["PrimaryRegion"]
-> = [
-  "us-east-1",
-  "us-west-1",
-  "us-west-2",
-  "eu-west-1",
-  "eu-central-1",
-  "ap-southeast-1",
-  "ap-southeast-2",
-  "sa-east-1",
-];
-export const readRegionValues: ReadonlyArray<
-  FlattenedDeepRequired<components>["schemas"]["ReadRegion"]
-> = [
-  "us-east-1",
-  "us-west-1",
-  "us-west-2",
-  "eu-west-1",
-  "eu-central-1",
-  "ap-southeast-1",
-  "ap-southeast-2",
-  "ap-northeast-1",
-  "sa-east-1",
-];
-export const updatableReadRegionValues: ReadonlyArray<
-  FlattenedDeepRequired<components>["schemas"]["UpdatableReadRegion"]
-> = [
-  "us-east-1",
-  "us-west-1",
-  "us-west-2",
-  "eu-west-1",
-  "eu-central-1",
-  "ap-southeast-1",
-  "ap-southeast-2",
-  "sa-east-1",
-];
 export const memberRoleValues: ReadonlyArray<
   FlattenedDeepRequired<components>["schemas"]["MemberRole"]
 > = ["admin", "dev", "finance"];
-export const vectorRegionValues: ReadonlyArray<
-  FlattenedDeepRequired<components>["schemas"]["VectorRegion"]
-> = ["eu-west-1", "us-east-1"];
 export const similarityFunctionValues: ReadonlyArray<
   FlattenedDeepRequired<components>["schemas"]["SimilarityFunction"]
 > = ["COSINE", "EUCLIDEAN", "EUCLIDIAN", "DOT_PRODUCT"];
-export const embeddingModelValues: ReadonlyArray<
-  FlattenedDeepRequired<components>["schemas"]["EmbeddingModel"]
-> = [
+export const databaseDb_acl_enabledValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["Database"]["db_acl_enabled"]
+> = ["true", "false"];
+export const backupDaily_backupValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["Backup"]["daily_backup"]
+> = ["true", "false"];
+export const backupHourly_backupValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["Backup"]["hourly_backup"]
+> = ["true", "false"];
+
+/** The values of `Platform` known when the spec was written; the service may add others. */
+export const platformKnownValues = ["aws", "gcp"] as const;
+
+/** The values of `PrimaryRegion` known when the spec was written; the service may add others. */
+export const primaryRegionKnownValues = [
+  "us-east-1",
+  "us-east-2",
+  "us-west-1",
+  "us-west-2",
+  "ca-central-1",
+  "eu-central-1",
+  "eu-west-1",
+  "eu-west-2",
+  "sa-east-1",
+  "ap-south-1",
+  "ap-northeast-1",
+  "ap-southeast-1",
+  "ap-southeast-2",
+  "af-south-1",
+  "us-central1",
+  "us-east4",
+  "europe-west1",
+  "asia-northeast1",
+] as const;
+
+/** The values of `ReadRegion` known when the spec was written; the service may add others. */
+export const readRegionKnownValues = [
+  "us-east-1",
+  "us-east-2",
+  "us-west-1",
+  "us-west-2",
+  "ca-central-1",
+  "eu-central-1",
+  "eu-west-1",
+  "eu-west-2",
+  "sa-east-1",
+  "ap-south-1",
+  "ap-northeast-1",
+  "ap-southeast-1",
+  "ap-southeast-2",
+] as const;
+
+/** The values of `DatabasePlan` known when the spec was written; the service may add others. */
+export const databasePlanKnownValues = [
+  "free",
+  "payg",
+  "fixed_250mb",
+  "fixed_1gb",
+  "fixed_5gb",
+  "fixed_10gb",
+  "fixed_50gb",
+  "fixed_100gb",
+  "fixed_500gb",
+] as const;
+
+/** The values of `VectorRegion` known when the spec was written; the service may add others. */
+export const vectorRegionKnownValues = ["eu-west-1", "us-east-1", "us-central1"] as const;
+
+/** The values of `EmbeddingModel` known when the spec was written; the service may add others. */
+export const embeddingModelKnownValues = [
   "BGE_SMALL_EN_V1_5",
   "BGE_BASE_EN_V1_5",
   "BGE_LARGE_EN_V1_5",
@@ -1982,10 +2056,16 @@ export const embeddingModelValues: ReadonlyArray<
   "UAE_Large_V1",
   "ALL_MINILM_L6_V2",
   "MXBAI_EMBED_LARGE_V1",
-];
-export const vectorPlanValues: ReadonlyArray<
-  FlattenedDeepRequired<components>["schemas"]["VectorPlan"]
-> = ["payg", "fixed"];
-export const targetPlanValues: ReadonlyArray<
-  FlattenedDeepRequired<components>["schemas"]["TargetPlan"]
-> = ["free", "payg", "fixed"];
+] as const;
+
+/** The values of `SparseEmbeddingModel` known when the spec was written; the service may add others. */
+export const sparseEmbeddingModelKnownValues = ["BM25", "BGE_M3"] as const;
+
+/** The values of `IndexType` known when the spec was written; the service may add others. */
+export const indexTypeKnownValues = ["DENSE", "SPARSE", "HYBRID"] as const;
+
+/** The values of `VectorPlan` known when the spec was written; the service may add others. */
+export const vectorPlanKnownValues = ["payg", "fixed", "paid"] as const;
+
+/** The values of `TargetPlan` known when the spec was written; the service may add others. */
+export const targetPlanKnownValues = ["free", "payg", "fixed"] as const;

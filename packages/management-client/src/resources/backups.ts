@@ -23,12 +23,7 @@ export interface Backups {
 export function createBackups(ctx: Context): Backups {
   return {
     create: async (databaseId, body, options) =>
-      acknowledge(
-        ctx,
-        "createBackup",
-        { path: { id: databaseId }, body },
-        options,
-      ),
+      acknowledge(ctx, "createBackup", { path: { id: databaseId }, body }, options),
     list: async (databaseId, options) =>
       send(ctx, "listBackups", { path: { id: databaseId } }, options),
     delete: async (databaseId, backupId, options) =>
@@ -44,12 +39,7 @@ export function createBackups(ctx: Context): Backups {
         options,
       ),
     restore: async (databaseId, body, options) =>
-      acknowledge(
-        ctx,
-        "restoreBackup",
-        { path: { id: databaseId }, body },
-        options,
-      ),
+      acknowledge(ctx, "restoreBackup", { path: { id: databaseId }, body }, options),
     enableDaily: async (databaseId, options) =>
       acknowledge(ctx, "enableDailyBackup", { path: { id: databaseId } }, options),
     disableDaily: async (databaseId, options) =>

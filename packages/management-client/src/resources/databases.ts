@@ -41,7 +41,7 @@ export interface Databases {
   enableAutoUpgrade(id: string, options?: RequestOptions): Promise<void>;
   /** Keeps the database on its plan. */
   disableAutoUpgrade(id: string, options?: RequestOptions): Promise<void>;
-  /** Sets the read regions of a global database (`ap-northeast-1` is not accepted here). */
+  /** Sets the read regions of a global database (they must not include its primary region). */
   updateRegions(id: string, body: UpdateRegionsRequest, options?: RequestOptions): Promise<void>;
   /** Moves a database under another team. */
   moveToTeam(body: MoveToTeamRequest, options?: RequestOptions): Promise<void>;
@@ -64,16 +64,9 @@ export function createDatabases(ctx: Context): Databases {
   return {
     create: async (body, options) =>
       send(ctx, "createDatabase", { body: checkRegions(body) }, options),
-    get: async (id, query, options) =>
-      send(
-        ctx,
-        "getDatabase",
-        { path: { id }, query },
-        options,
-      ),
+    get: async (id, query, options) => send(ctx, "getDatabase", { path: { id }, query }, options),
     list: async (options) => send(ctx, "listDatabases", {}, options),
-    delete: async (id, options) =>
-      acknowledge(ctx, "deleteDatabase", { path: { id } }, options),
+    delete: async (id, options) => acknowledge(ctx, "deleteDatabase", { path: { id } }, options),
     stats: async (id, options) => send(ctx, "getDatabaseStats", { path: { id } }, options),
     rename: async (id, body, options) =>
       send(ctx, "renameDatabase", { path: { id }, body }, options),
@@ -89,13 +82,7 @@ export function createDatabases(ctx: Context): Databases {
     disableAutoUpgrade: async (id, options) =>
       acknowledge(ctx, "disableDatabaseAutoUpgrade", { path: { id } }, options),
     updateRegions: async (id, body, options) =>
-      acknowledge(
-        ctx,
-        "updateDatabaseRegions",
-        { path: { id }, body },
-        options,
-      ),
-    moveToTeam: async (body, options) =>
-      acknowledge(ctx, "moveDatabaseToTeam", { body }, options),
+      acknowledge(ctx, "updateDatabaseRegions", { path: { id }, body }, options),
+    moveToTeam: async (body, options) => acknowledge(ctx, "moveDatabaseToTeam", { body }, options),
   };
 }

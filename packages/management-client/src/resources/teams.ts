@@ -28,16 +28,13 @@ export interface Teams {
 /** Builds the `teams` resource group over the shared context. */
 export function createTeams(ctx: Context): Teams {
   return {
-    create: async (body, options) =>
-      send(ctx, "createTeam", { body }, options),
+    create: async (body, options) => send(ctx, "createTeam", { body }, options),
     list: async (options) => send(ctx, "listTeams", {}, options),
     delete: async (teamId, options) =>
       acknowledge(ctx, "deleteTeam", { path: { id: teamId } }, options),
     listMembers: async (teamId, options) =>
       send(ctx, "listTeamMembers", { path: { team_id: teamId } }, options),
-    addMember: async (body, options) =>
-      send(ctx, "addTeamMember", { body }, options),
-    removeMember: async (body, options) =>
-      acknowledge(ctx, "removeTeamMember", { body }, options),
+    addMember: async (body, options) => send(ctx, "addTeamMember", { body }, options),
+    removeMember: async (body, options) => acknowledge(ctx, "removeTeamMember", { body }, options),
   };
 }

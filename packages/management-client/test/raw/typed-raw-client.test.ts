@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { createManagementClient, type Database, type paths } from "../../src/index.js";
+import { createManagementClient, type paths } from "../../src/index.js";
 
 // The generated types drive openapi-fetch (bare, and as `m.raw`) against a real server on 127.0.0.1.
 const DATABASE = { database_id: "db_1", database_name: "cache", region: "global", port: 6379 };
@@ -35,7 +35,7 @@ describe("generated management types with openapi-fetch", () => {
       { method: "GET", url: "/v2/redis/database/db_1?credentials=hide", authorization: undefined },
     ]);
     expect(data).toEqual(DATABASE);
-    expectTypeOf(data).toExtend<Database | undefined>();
+    expectTypeOf(data?.database_id).toEqualTypeOf<string | undefined>();
   });
 
   it("m.raw goes through the authenticated transport", async () => {

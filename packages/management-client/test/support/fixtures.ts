@@ -67,7 +67,7 @@ export const backup: Backup = {
   creation_time: 1_700_000_100,
   state: "completed",
   backup_size: 10_240,
-  daily_backup: false,
+  daily_backup: "false",
 };
 
 /** A team record (as created). */
