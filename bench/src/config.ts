@@ -64,7 +64,7 @@ export const QUICK: BenchConfig = {
   },
   memory: { sampleMs: 5 },
   peer: { faultTimes: 2 },
-  throughput: { durationS: 1, rounds: 3, connections: 10 },
+  throughput: { durationS: 0.6, rounds: 3, connections: 10 },
   toolchain: { generateRuns: 1, tscRuns: 1 },
   prism: true,
 };

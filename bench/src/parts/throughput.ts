@@ -131,8 +131,9 @@ export async function runThroughput(config: BenchConfig, emu: EmulatorChild): Pr
       const peer: LoadResult[] = [];
       const emuUrl = `${emu.url}${target.path}`;
       // A short warm-up each, then interleaved rounds, the first of the pair alternating.
-      await load(emuUrl, headers, 1, connections);
-      if ("url" in prism) await load(`${prism.url}${target.path}`, headers, 1, connections);
+      const warmupS = Math.min(1, durationS);
+      await load(emuUrl, headers, warmupS, connections);
+      if ("url" in prism) await load(`${prism.url}${target.path}`, headers, warmupS, connections);
       for (let round = 0; round < rounds; round++) {
         const runOurs = async () => ours.push(await load(emuUrl, headers, durationS, connections));
         const runPeer = async () => {
