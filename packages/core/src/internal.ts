@@ -22,5 +22,11 @@ export {
   retryDecision,
 } from "./internal/retry-policy.js";
 export { checkParams, checkValue, parsePathParam, parseQuery } from "./internal/schema.js";
-export type { OperationRules, OperationSpec, ParameterRule, Schema } from "./internal/schema.js";
+export type {
+  CheckOptions,
+  OperationRules,
+  OperationSpec,
+  ParameterRule,
+  Schema,
+} from "./internal/schema.js";
 export { requireNonEmptyString } from "./internal/validation.js";

@@ -8,7 +8,10 @@ export interface Schema {
   readonly type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
   /** A closed value set: anything else is refused. (An `x-extensible-enum` compiles to no `enum`.) */
   readonly enum?: readonly unknown[];
-  /** The known values of an `x-extensible-enum` (open: other values pass); only in the emulator's tables. */
+  /**
+   * The known values of an `x-extensible-enum`; only in the emulator's tables. Other values pass unless
+   * the check is {@link CheckOptions.closedKnown closed}.
+   */
   readonly known?: readonly string[];
   readonly minimum?: number;
   readonly maximum?: number;
@@ -56,6 +59,18 @@ export interface OperationSpec extends OperationRules {
    * matches the request (e.g. `already enabled`); such an error means the call had its effect.
    */
   readonly alreadyApplied?: string;
+}
+
+/** How {@link checkValue}, {@link parseQuery} and {@link parsePathParam} treat what a schema leaves open. */
+export interface CheckOptions {
+  /** Collects the paths of object keys the schema does not declare (when it does not refuse them). */
+  readonly unknown?: string[];
+  /**
+   * Refuse a value outside the `known` values of an open set (`x-extensible-enum`), as the service
+   * does today: for the emulator. Clients leave these sets open (a value added later must pass).
+   * @default false
+   */
+  readonly closedKnown?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -148,7 +163,7 @@ function hasType(type: Schema["type"], value: unknown): boolean {
   }
 }
 
-function checkScalar(schema: Schema, value: unknown, field: string): void {
+function checkScalar(schema: Schema, value: unknown, field: string, opts: CheckOptions): void {
   if (typeof value === "number") {
     if (
       (schema.minimum !== undefined && value < schema.minimum) ||
@@ -171,13 +186,16 @@ function checkScalar(schema: Schema, value: unknown, field: string): void {
   if (schema.enum !== undefined && !schema.enum.includes(value)) {
     throw new ValidationError(field, `must be ${noun(schema)}`);
   }
+  if (opts.closedKnown && schema.known !== undefined && !schema.known.includes(value as string)) {
+    throw new ValidationError(field, `must be one of ${quoteList(schema.known)}`);
+  }
 }
 
 function checkOneOf(
   variants: readonly Schema[],
   value: unknown,
   field: string,
-  unknown?: string[],
+  opts: CheckOptions,
 ) {
   // The first variant of the value's type decides; its error is the most telling one.
   let first: unknown;
@@ -185,8 +203,8 @@ function checkOneOf(
     if (!hasType(variant.type, value)) continue;
     const found: string[] = [];
     try {
-      walk(variant, value, field, unknown && found);
-      unknown?.push(...found);
+      walk(variant, value, field, opts.unknown ? { ...opts, unknown: found } : opts);
+      opts.unknown?.push(...found);
       return;
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
@@ -196,7 +214,7 @@ function checkOneOf(
   throw first ?? new ValidationError(field, `must be ${variants.map(noun).join(" or ")}`);
 }
 
-function checkObject(schema: Schema, value: Obj, field: string, unknown?: string[]): void {
+function checkObject(schema: Schema, value: Obj, field: string, opts: CheckOptions): void {
   const props = schema.properties ?? {};
   const at = (key: string) => (field === "" ? key : `${field}.${key}`);
   for (const key of schema.required ?? []) {
@@ -219,27 +237,27 @@ function checkObject(schema: Schema, value: Obj, field: string, unknown?: string
     const v = value[key];
     const sub = Object.hasOwn(props, key) ? props[key] : undefined;
     if (sub !== undefined) {
-      if (v !== undefined) walk(sub, v, at(key), unknown);
+      if (v !== undefined) walk(sub, v, at(key), opts);
     } else if (extra === false) {
       throw new ValidationError(
         at(key),
         `is not a known field (expected one of ${quoteList(Object.keys(props))})`,
       );
     } else if (typeof extra === "object") {
-      walk(extra, v, at(key), unknown);
+      walk(extra, v, at(key), opts);
     } else if (v !== undefined) {
-      unknown?.push(at(key));
+      opts.unknown?.push(at(key));
     }
   }
 }
 
-function walk(schema: Schema, value: unknown, field: string, unknown?: string[]): void {
+function walk(schema: Schema, value: unknown, field: string, opts: CheckOptions): void {
   if (value === null && (schema.nullable === true || (schema.type === undefined && !schema.enum)))
     return;
-  if (schema.oneOf !== undefined) return checkOneOf(schema.oneOf, value, field, unknown);
+  if (schema.oneOf !== undefined) return checkOneOf(schema.oneOf, value, field, opts);
   const type = schema.type ?? (schema.properties ? "object" : undefined);
   if (!hasType(type, value)) throw new ValidationError(field, `must be ${noun(schema)}`);
-  if (type === "object") return checkObject(schema, value as Obj, field, unknown);
+  if (type === "object") return checkObject(schema, value as Obj, field, opts);
   if (type === "array") {
     const list = value as unknown[];
     const { minItems: min, maxItems: max } = schema;
@@ -247,26 +265,27 @@ function walk(schema: Schema, value: unknown, field: string, unknown?: string[])
       throw new ValidationError(field, `must have${range(min, max, " items")}`);
     }
     if (schema.items !== undefined) {
-      for (let i = 0; i < list.length; i++) walk(schema.items, list[i], `${field}[${i}]`, unknown);
+      for (let i = 0; i < list.length; i++) walk(schema.items, list[i], `${field}[${i}]`, opts);
     }
     return;
   }
-  checkScalar(schema, value, field);
+  checkScalar(schema, value, field, opts);
 }
 
 /**
  * Checks a typed JS value against a compiled schema; throws {@link ValidationError} naming the first
  * offending field (`body.read_regions[0]: must be a string`). Object keys the schema does not declare
  * are refused when it says `additionalProperties: false`; otherwise their paths are pushed to
- * `unknown` when given (so a client can warn about a likely typo).
+ * `unknown` when given (so a client can warn about a likely typo). The fourth argument is that list,
+ * or {@link CheckOptions} (`{ unknown, closedKnown }`).
  */
 export function checkValue(
   schema: Schema,
   value: unknown,
   field: string,
-  unknown?: string[],
+  options?: string[] | CheckOptions,
 ): void {
-  walk(schema, value, field, unknown);
+  walk(schema, value, field, Array.isArray(options) ? { unknown: options } : (options ?? {}));
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -322,7 +341,7 @@ export function checkParams(
     for (const s of Array.isArray(value) ? value : [value]) {
       if (typeof s === "string") requireWellFormed(s, name);
     }
-    walk(rule.schema, value, name);
+    walk(rule.schema, value, name, {});
   }
 }
 
@@ -333,12 +352,12 @@ function repeatable(schema: Schema): Schema | undefined {
 }
 
 /** Turns one wire string into the schema's type, then checks it. */
-function coerce(schema: Schema, raw: string, field: string): unknown {
+function coerce(schema: Schema, raw: string, field: string, opts: CheckOptions): unknown {
   if (schema.oneOf !== undefined) {
     let first: unknown;
     for (const variant of schema.oneOf) {
       try {
-        return coerce(variant, raw, field);
+        return coerce(variant, raw, field, opts);
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
         first ??= e;
@@ -355,7 +374,7 @@ function coerce(schema: Schema, raw: string, field: string): unknown {
       throw new ValidationError(field, "must be true or false");
     value = raw === "true";
   }
-  walk(schema, value, field);
+  walk(schema, value, field, opts);
   return value;
 }
 
@@ -364,10 +383,12 @@ function coerce(schema: Schema, raw: string, field: string): unknown {
  * schema's type and checked, repeated keys collected into an array for a parameter that may repeat
  * (its value is then always an array), a non-repeatable parameter given twice refused, defaults
  * applied. Unknown names are ignored. Throws {@link ValidationError} naming the parameter.
+ * `options.closedKnown` refuses values outside an open set's `known` ones (the emulator).
  */
 export function parseQuery(
   rules: readonly ParameterRule[],
   search: URLSearchParams,
+  options: Pick<CheckOptions, "closedKnown"> = {},
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const rule of rules) {
@@ -381,18 +402,25 @@ export function parseQuery(
     const list = repeatable(rule.schema);
     if (list !== undefined) {
       const items = list.items ?? {};
-      const values = raws.map((raw, i) => coerce(items, raw, `${rule.name}[${i}]`));
-      walk(list, values, rule.name);
+      const values = raws.map((raw, i) => coerce(items, raw, `${rule.name}[${i}]`, options));
+      walk(list, values, rule.name, options);
       out[rule.name] = values;
       continue;
     }
     if (raws.length > 1) throw new ValidationError(rule.name, "must appear at most once");
-    out[rule.name] = coerce(rule.schema, raws[0] as string, rule.name);
+    out[rule.name] = coerce(rule.schema, raws[0] as string, rule.name, options);
   }
   return out;
 }
 
-/** Reads one (already percent-decoded) path parameter by its rule; throws {@link ValidationError}. */
-export function parsePathParam(rule: ParameterRule, raw: string): unknown {
-  return coerce(rule.schema, raw, rule.name);
+/**
+ * Reads one (already percent-decoded) path parameter by its rule; throws {@link ValidationError}.
+ * `options.closedKnown` as in {@link parseQuery}.
+ */
+export function parsePathParam(
+  rule: ParameterRule,
+  raw: string,
+  options: Pick<CheckOptions, "closedKnown"> = {},
+): unknown {
+  return coerce(rule.schema, raw, rule.name, options);
 }

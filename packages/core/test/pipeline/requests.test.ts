@@ -117,6 +117,11 @@ describe("construction", () => {
     const timeout = await rejection(api.raw.GET("/thing", { timeoutMs: -1 } as never));
     expect(timeout).toBeInstanceOf(ValidationError);
     expect((timeout as ValidationError).field).toBe("timeoutMs");
+    // Above a timer's range it would fire at once: refused per call as at construction.
+    const huge = await rejection(api.call("getThing", {}, { timeoutMs: 2 ** 31 }));
+    expect((huge as Error).message).toBe(
+      "timeoutMs: must be a number of milliseconds > 0 and <= 2147483647 (about 24.8 days)",
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -31,7 +31,9 @@ beforeEach(() => {
 const PAGE = { events: [{ time: 1, messageId: "m1", state: "DELIVERED" }], pad: "x".repeat(4_000) };
 const CREATE = { name: "cache", primary_region: "eu-west-1" } as const;
 
-const bodyFaults: Array<[string, ScriptedResponse, typeof ConnectionError]> = [
+const bodyFaults: Array<
+  [string, ScriptedResponse, abstract new (...args: never[]) => ConnectionError]
+> = [
   [
     "a connection reset mid-body",
     { status: 200, body: PAGE, resetAfterBytes: 200 },
