@@ -1,6 +1,8 @@
 // Runs the six parts in order and collects their rows; a part whose harness breaks becomes an ERROR row.
 import type { BenchConfig } from "./config.js";
 import { runBundle } from "./parts/bundle.js";
+import { runExport } from "./parts/export.js";
+import { runFaultRows } from "./parts/faults.js";
 import { runOverhead } from "./parts/overhead.js";
 import { pagingRounds, runPagination } from "./parts/pagination.js";
 import { runPeer } from "./parts/peer.js";
@@ -64,13 +66,20 @@ export async function runBench(
           // One rotation without consumer work feeds both part 2 (ours vs raw) and part 3 (ours vs peer).
           let noConsumer: Record<string, number[]> | undefined;
           await step(2, "paging rounds (raw, ours, peer)", async () => {
-            noConsumer = await pagingRounds(running, LOOPS, config.pagination.rounds, 0);
+            noConsumer = await pagingRounds(
+              running,
+              LOOPS,
+              config.pagination.rounds,
+              config.pagination.roundEntries,
+              0,
+            );
             return [];
           });
           if (noConsumer !== undefined) {
             const shared = noConsumer;
             if (parts.has(2))
               await step(2, "pagination", () => runPagination(config, running, shared));
+            if (parts.has(2)) await step(2, "export (CLI)", () => runExport(config, running));
             if (parts.has(3)) await step(3, "peer client", () => runPeer(config, running, shared));
           }
         }
@@ -82,6 +91,7 @@ export async function runBench(
     }
   }
 
+  if (parts.has(3)) await step(3, "fault rows", () => runFaultRows(config));
   if (parts.has(4)) await step(4, "bundle size", () => runBundle(config));
   if (parts.has(6)) await step(6, "toolchain", () => runToolchain(config));
   // Parts ran in the order that shares one emulator; report them by number (a stable sort).

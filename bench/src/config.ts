@@ -1,39 +1,70 @@
-// Sizes of each part for a full run, a quick run (CI, under 60 s) and the harness test (a few seconds).
+// Sizes of each part for a full run (≤ 8 minutes on 2 CPUs), a quick run (CI, under 60 s) and the
+// harness test (a few seconds). Every mode runs the same code paths and prints the same rows.
 
-/** How big each part of the bench is; every mode runs the same code paths. */
+/** How big each part of the bench is. */
 export interface BenchConfig {
   mode: "full" | "quick" | "tiny";
-  overhead: { requests: number; rounds: number; warmup: number; concurrency: number };
-  pagination: { entries: number; rounds: number; consumerRounds: number; consumerMs: number };
-  /** Memory probe: entries paged in a child process (the whole set in a full run). */
+  /** Part 1: requests per variant per round, interleaved rounds, warm-up requests, the concurrent mode. */
+  overhead: { perRound: number; rounds: number; warmup: number; concurrency: number };
+  /**
+   * Part 2: entries seeded (and paged whole by the memory probe); entries read per timed round;
+   * rounds without and with consumer work; consumer work per page in milliseconds; rounds of the
+   * export rows (whole log, only when the CLI package is in the workspace).
+   */
+  pagination: {
+    entries: number;
+    roundEntries: number;
+    rounds: number;
+    consumerRounds: number;
+    consumerMs: number;
+    exportRounds: number;
+  };
+  /** Memory probe: sampling interval of `process.memoryUsage()`, milliseconds. */
   memory: { sampleMs: number };
+  /** Part 3: faults injected before the peer comparison recovers (within the retry budget). */
   peer: { faultTimes: number };
-  throughput: { durationS: number; rounds: number; connections: number; seedLogs: number };
+  /** Part 5: seconds per load run, interleaved rounds, autocannon connections. */
+  throughput: { durationS: number; rounds: number; connections: number };
+  /** Part 6: repetitions of codegen and of each type-check. */
   toolchain: { generateRuns: number; tscRuns: number };
   /** Whether to run the static-mock peer (prism) of part 5. */
   prism: boolean;
 }
 
-/** Full run: the sizes of the issue. */
+/** Full run: at least 7 interleaved rounds for every judged ratio. */
 export const FULL: BenchConfig = {
   mode: "full",
-  overhead: { requests: 20_000, rounds: 10, warmup: 2_000, concurrency: 16 },
-  pagination: { entries: 1_000_000, rounds: 2, consumerRounds: 2, consumerMs: 2 },
+  overhead: { perRound: 1_000, rounds: 11, warmup: 1_000, concurrency: 16 },
+  pagination: {
+    entries: 1_000_000,
+    roundEntries: 200_000,
+    rounds: 7,
+    consumerRounds: 7,
+    consumerMs: 2,
+    exportRounds: 7,
+  },
   memory: { sampleMs: 5 },
   peer: { faultTimes: 2 },
-  throughput: { durationS: 10, rounds: 2, connections: 10, seedLogs: 10_000 },
+  throughput: { durationS: 3, rounds: 7, connections: 10 },
   toolchain: { generateRuns: 3, tscRuns: 2 },
   prism: true,
 };
 
-/** `--quick`: same paths, smaller N, under 60 s. */
+/** `--quick`: the same rows with fewer rounds and smaller N, under 60 s. */
 export const QUICK: BenchConfig = {
   mode: "quick",
-  overhead: { requests: 3_000, rounds: 3, warmup: 500, concurrency: 16 },
-  pagination: { entries: 50_000, rounds: 2, consumerRounds: 1, consumerMs: 2 },
+  overhead: { perRound: 120, rounds: 5, warmup: 100, concurrency: 16 },
+  pagination: {
+    entries: 50_000,
+    roundEntries: 20_000,
+    rounds: 3,
+    consumerRounds: 3,
+    consumerMs: 2,
+    exportRounds: 3,
+  },
   memory: { sampleMs: 5 },
   peer: { faultTimes: 2 },
-  throughput: { durationS: 2, rounds: 1, connections: 10, seedLogs: 2_000 },
+  throughput: { durationS: 0.6, rounds: 3, connections: 10 },
   toolchain: { generateRuns: 1, tscRuns: 1 },
   prism: true,
 };
@@ -41,11 +72,18 @@ export const QUICK: BenchConfig = {
 /** The harness test: tiny N, no prism (its start-up alone takes seconds). */
 export const TINY: BenchConfig = {
   mode: "tiny",
-  overhead: { requests: 150, rounds: 1, warmup: 30, concurrency: 4 },
-  pagination: { entries: 3_000, rounds: 1, consumerRounds: 1, consumerMs: 1 },
+  overhead: { perRound: 30, rounds: 3, warmup: 20, concurrency: 4 },
+  pagination: {
+    entries: 3_000,
+    roundEntries: 2_000,
+    rounds: 2,
+    consumerRounds: 1,
+    consumerMs: 1,
+    exportRounds: 1,
+  },
   memory: { sampleMs: 5 },
   peer: { faultTimes: 1 },
-  throughput: { durationS: 1, rounds: 1, connections: 2, seedLogs: 200 },
+  throughput: { durationS: 1, rounds: 1, connections: 2 },
   toolchain: { generateRuns: 1, tscRuns: 1 },
   prism: false,
 };

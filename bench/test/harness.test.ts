@@ -1,9 +1,33 @@
-// Keeps the bench harness working: runs every part's code path at tiny N and checks the rows' shape.
-// Figures are not judged here (CI must not fail on them); only that each part measured something.
+// Keeps the bench harness working: runs every part's code path at tiny N and checks the rows' shape,
+// that the fault rows can fail, and that the READMEs' figures are rendered from bench/results.json.
+// Figures are not judged here (CI must not fail on them).
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBench } from "../src/bench.js";
 import { TINY } from "../src/config.js";
+import { machine } from "../src/machine.js";
+import { ENTRIES } from "../src/parts/overhead.js";
+import { runFaultRows } from "../src/parts/faults.js";
+import {
+  benchBlock,
+  END,
+  extractBlock,
+  README_FILES,
+  renderReadmes,
+  rootBlock,
+  START,
+} from "../src/render.js";
 import { formatTable, type Row } from "../src/report.js";
+import {
+  BENCH_MAJOR,
+  gitState,
+  readResults,
+  RESULTS_FILE,
+  ROOT,
+  type Results,
+} from "../src/results.js";
 
 const positive = (value: Row["ours"] | Row["peer"]) =>
   typeof value === "number" ? Number.isFinite(value) && value > 0 : typeof value === "string";
@@ -24,10 +48,29 @@ describe("bench harness at tiny N", () => {
       expect(row.name).not.toBe("");
       expect(positive(row.ours), `${row.name}: ours = ${String(row.ours)}`).toBe(true);
       if (row.peer !== null) expect(positive(row.peer), `${row.name}: peer`).toBe(true);
-      if (typeof row.ours === "number" && typeof row.peer === "number") {
+      if (row.spread !== undefined) {
+        // Rows measured in rounds are judged on the median of the per-round ratios.
+        expect(row.ratio).toBe(row.spread.median);
+        expect(row.spread.q1).toBeLessThanOrEqual(row.spread.median);
+        expect(row.spread.median).toBeLessThanOrEqual(row.spread.q3);
+      } else if (typeof row.ours === "number" && typeof row.peer === "number") {
         expect(row.ratio).toBeCloseTo(row.ours / row.peer, 6);
       }
-      expect(["pass", "FAIL", "info", "n/a"]).toContain(row.verdict);
+      expect(["pass", "FAIL", "inconclusive", "info", "n/a"]).toContain(row.verdict);
+    }
+  });
+
+  it("measures every entry point sequentially and 16 (here 4) in flight, beside raw fetch", () => {
+    const overhead = rows.filter((r) => r.part === 1);
+    const mode = `${TINY.overhead.concurrency} in flight`;
+    expect(overhead.map((r) => r.name)).toEqual([
+      ...ENTRIES.map((e) => `overhead sequential: ${e} vs bare openapi-fetch`),
+      ...ENTRIES.map((e) => `overhead ${mode}: ${e} vs bare openapi-fetch`),
+    ]);
+    for (const row of overhead) {
+      expect(row.spread?.rounds).toBe(TINY.overhead.rounds);
+      expect(row.also?.label).toBe("raw fetch");
+      expect(row.target).toBe("≥ 0.95×");
     }
   });
 
@@ -35,10 +78,84 @@ describe("bench harness at tiny N", () => {
     const faults = rows.filter((r) => r.part === 3 && r.target === "ours recovers");
     expect(faults).toHaveLength(3);
     for (const row of faults) expect(row.ours).toMatch(/^recovered, \d+ attempts?$/);
+    expect(rows.filter((r) => r.name.startsWith("faults: "))).toHaveLength(5);
+  });
+
+  it("breaks each client's bundle down by feature", () => {
+    for (const name of ["createLogsClient", "createManagementClient"]) {
+      const row = rows.find((r) => r.name === `bundle: ${name} (min+gz)`);
+      const features = row?.breakdown?.map((f) => f.feature) ?? [];
+      expect(features).toEqual(expect.arrayContaining(["openapi-fetch", "errors", "client code"]));
+      expect(features).not.toContain("other");
+    }
   });
 
   it("formats a table with one line per row", () => {
     const table = formatTable(rows);
     for (const row of rows) expect(table).toContain(row.name);
+  });
+
+  it("renders every row into the README blocks, stamped with the bench version and commit", () => {
+    const results: Results = {
+      benchMajor: BENCH_MAJOR,
+      mode: "tiny",
+      date: new Date().toISOString(),
+      durationS: 1,
+      git: gitState(),
+      machine: { ...machine(), loadAverage: [0, 0, 0] },
+      parts: [1, 2, 3, 4, 5, 6],
+      rows,
+    };
+    const block = benchBlock(results);
+    for (const row of rows) expect(block).toContain(row.name.replace(/\|/g, "\\|"));
+    const stamp = `bench v${BENCH_MAJOR}, commit ${results.git.commit}`;
+    expect(block).toContain(stamp);
+    expect(rootBlock(results)).toContain(stamp);
+    expect(block).toContain("Tiny run");
+  });
+});
+
+describe("fault rows", () => {
+  it("fail when the client's retries are broken (maxRetries: 0)", async () => {
+    const rows = await runFaultRows(TINY, { maxRetries: 0 });
+    const overBudget = rows.filter((r) => /budget: \d+ retries/.test(r.name));
+    expect(overBudget).toHaveLength(3);
+    for (const row of overBudget) {
+      expect(row.verdict, `${row.name}: ${row.note}`).toBe("FAIL");
+      expect(row.note).toMatch(/1 attempts, expected 3/);
+    }
+  });
+});
+
+describe("published figures", () => {
+  it("the READMEs' blocks are rendered from bench/results.json of the current bench version", async () => {
+    const results = readResults(RESULTS_FILE);
+    const rendered = await renderReadmes(results);
+    for (const key of Object.keys(README_FILES) as (keyof typeof README_FILES)[]) {
+      const current = readFileSync(join(ROOT, README_FILES[key]), "utf8");
+      expect(extractBlock(current), `${README_FILES[key]}: run \`pnpm bench:render\``).toBe(
+        extractBlock(rendered[key]),
+      );
+    }
+  });
+
+  it("rejects a results file of another bench major version", () => {
+    const results = JSON.parse(readFileSync(RESULTS_FILE, "utf8")) as Results;
+    const file = join(mkdtempSync(join(tmpdir(), "bench-")), "results.json");
+    writeFileSync(file, JSON.stringify({ ...results, benchMajor: BENCH_MAJOR - 1 }));
+    expect(() => readResults(file)).toThrow(
+      `bench v${BENCH_MAJOR - 1}, the bench is v${BENCH_MAJOR}`,
+    );
+  });
+
+  it("would notice a README block from another commit or edited by hand", async () => {
+    const results = readResults(RESULTS_FILE);
+    const other = await renderReadmes({
+      ...results,
+      git: { ...results.git, commit: "0".repeat(40) },
+    });
+    const current = readFileSync(join(ROOT, README_FILES.bench), "utf8");
+    expect(extractBlock(other.bench)).not.toBe(extractBlock(current));
+    expect(current).toMatch(new RegExp(`^${START}$[\\s\\S]*^${END}$`, "m"));
   });
 });

@@ -1,4 +1,5 @@
-// Part 4: minified + gzipped size of each client, bundled the same way (esbuild, ESM, browser platform).
+// Part 4: minified + gzipped size of each client, bundled the same way (esbuild, ESM, browser platform),
+// with a per-feature breakdown of each client's bundle from esbuild's metafile.
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import type { BenchConfig } from "../config.js";
@@ -10,13 +11,53 @@ export const BUNDLE_ENTRIES = {
   createLogsClient: "logs-client.ts",
   createManagementClient: "management-client.ts",
   "bare openapi-fetch": "openapi-fetch.ts",
-  "qstash Client": "qstash.ts",
+  "qstash whole `Client` (not tree-shakable)": "qstash.ts",
 } as const;
 
-/** Size of one bundle: minified bytes and gzipped bytes (level 9). */
+type Label = keyof typeof BUNDLE_ENTRIES;
+
+/** Targets in gzipped bytes (kB = 1,000 B, as size-limit counts), kept in `.size-limit.json` too. */
+export const BUNDLE_TARGETS: Partial<Record<Label, number>> = {
+  createLogsClient: 5_000,
+  createManagementClient: 6_500,
+};
+
+/** The features a client's bundle is made of, matched on the input file's path, first match wins. */
+export const FEATURES: ReadonlyArray<readonly [feature: string, path: RegExp]> = [
+  ["openapi-fetch", /\/openapi-fetch\//],
+  ["generated tables", /\/(generated\/|enums\.js$)/],
+  ["errors", /\/core\/dist\/(errors|internal\/status-text|internal\/redact)\.js$/],
+  ["retry policy", /\/core\/dist\/(internal\/)?(retry-policy|retry-after|sleep)\.js$/],
+  ["pagination", /\/(core\/dist\/(internal\/)?pagination|logs-client\/dist\/page)\.js$/],
+  [
+    "input rules / checker",
+    /\/(core\/dist\/(internal\/)?(schema|validation)|logs-client\/dist\/params|management-client\/dist\/internal\/input-rules)\.js$/,
+  ],
+  ["core transport / pipeline", /\/core\/dist\//],
+  ["client code", /\/(logs|management)-client\/dist\//],
+];
+
+/** One feature's share of a bundle. */
+export interface FeatureBytes {
+  feature: string;
+  /** Bytes in the minified output (exact, from esbuild's metafile). */
+  minified: number;
+  /** Estimated gzipped bytes: the bundle's gzipped size × this feature's share of the minified bytes. */
+  gzEstimate: number;
+  /** The input files, relative to the repository root. */
+  files: string[];
+}
+
+/** Size of one bundle: minified bytes, gzipped bytes (level 9) and the per-feature breakdown. */
 export interface BundleSize {
   minified: number;
   gzipped: number;
+  features: FeatureBytes[];
+}
+
+/** The feature an input file of a bundle belongs to (`other` when none matches). */
+export function featureOf(input: string): string {
+  return FEATURES.find(([, path]) => path.test(input))?.[0] ?? "other";
 }
 
 /** Bundles one entry with esbuild (ESM, browser, minified) in memory and measures it. */
@@ -28,40 +69,74 @@ export async function bundleSize(entryFile: string): Promise<BundleSize> {
     platform: "browser",
     minify: true,
     write: false,
+    metafile: true,
     logLevel: "silent",
     target: "es2022",
   });
   const code = result.outputFiles[0]!.contents;
-  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
+  const minified = code.byteLength;
+  const gzipped = gzipSync(code, { level: 9 }).byteLength;
+  const output = Object.values(result.metafile.outputs)[0]!;
+  const byFeature = new Map<string, { minified: number; files: string[] }>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    if (bytesInOutput === 0) continue;
+    const feature = featureOf(input);
+    const entry = byFeature.get(feature) ?? { minified: 0, files: [] };
+    entry.minified += bytesInOutput;
+    entry.files.push(input.replace(/^(\.\.\/)+/, "").replace(/^.*\/node_modules\//, ""));
+    byFeature.set(feature, entry);
+  }
+  const features = [...byFeature]
+    .map(([feature, f]) => ({
+      feature,
+      minified: f.minified,
+      gzEstimate: Math.round((gzipped * f.minified) / minified),
+      files: f.files.sort(),
+    }))
+    .sort((a, b) => b.minified - a.minified);
+  return { minified, gzipped, features };
 }
 
-/** Runs part 4. */
+/** Runs part 4: the targets of both clients (with their breakdown) and the comparisons. */
 export async function runBundle(_config: BenchConfig): Promise<Row[]> {
-  const sizes: Record<string, BundleSize> = {};
-  for (const [label, file] of Object.entries(BUNDLE_ENTRIES)) sizes[label] = await bundleSize(file);
-  const size = (label: keyof typeof BUNDLE_ENTRIES) => sizes[label]!;
-  const row = (
-    name: string,
-    ours: keyof typeof BUNDLE_ENTRIES,
-    base: keyof typeof BUNDLE_ENTRIES,
-  ): Row => ({
+  const sizes = {} as Record<Label, BundleSize>;
+  for (const [label, file] of Object.entries(BUNDLE_ENTRIES) as [Label, string][]) {
+    sizes[label] = await bundleSize(file);
+  }
+  const rows: Row[] = [];
+  for (const label of ["createLogsClient", "createManagementClient"] as const) {
+    const size = sizes[label];
+    const limit = BUNDLE_TARGETS[label]!;
+    rows.push({
+      part: 4,
+      name: `bundle: ${label} (min+gz)`,
+      ours: size.gzipped,
+      peer: limit,
+      unit: "B gz",
+      ratio: ratioOf(size.gzipped, limit),
+      target: `≤ ${(limit / 1_000).toFixed(1)} kB`,
+      verdict: size.gzipped <= limit ? "pass" : "FAIL",
+      note:
+        `minified ${size.minified} B; peer column is the target; ` +
+        size.features.map((f) => `${f.feature} ${f.minified} B min`).join(", "),
+      breakdown: size.features,
+    });
+  }
+  const compare = (ours: Label, base: Label): Row => ({
     part: 4,
-    name,
-    ours: size(ours).gzipped,
-    peer: size(base).gzipped,
+    name: `bundle: ${ours} vs ${base}`,
+    ours: sizes[ours].gzipped,
+    peer: sizes[base].gzipped,
     unit: "B gz",
-    ratio: ratioOf(size(ours).gzipped, size(base).gzipped),
+    ratio: ratioOf(sizes[ours].gzipped, sizes[base].gzipped),
     target: "—",
     verdict: "info",
-    note: `minified ${size(ours).minified} B vs ${size(base).minified} B`,
+    note: `minified ${sizes[ours].minified} B vs ${sizes[base].minified} B`,
   });
-  return [
-    row("bundle: createLogsClient vs qstash Client", "createLogsClient", "qstash Client"),
-    row("bundle: createLogsClient vs bare openapi-fetch", "createLogsClient", "bare openapi-fetch"),
-    row(
-      "bundle: createManagementClient vs bare openapi-fetch",
-      "createManagementClient",
-      "bare openapi-fetch",
-    ),
-  ];
+  rows.push(
+    compare("createLogsClient", "qstash whole `Client` (not tree-shakable)"),
+    compare("createLogsClient", "bare openapi-fetch"),
+    compare("createManagementClient", "bare openapi-fetch"),
+  );
+  return rows;
 }

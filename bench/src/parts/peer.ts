@@ -3,9 +3,9 @@
 import { createLogsClient } from "@api-clients/logs-client";
 import { Client } from "@upstash/qstash";
 import type { BenchConfig } from "../config.js";
-import { ratioOf, type Row } from "../report.js";
+import type { Row } from "../report.js";
 import type { EmulatorChild } from "../support/emulator-child.js";
-import { median, spread, withTimeout } from "../support/stats.js";
+import { median, roundRatios, spread, withTimeout } from "../support/stats.js";
 
 /** What one client did with one injected fault. */
 export interface FaultOutcome {
@@ -99,6 +99,7 @@ export async function runPeer(
 ): Promise<Row[]> {
   const ours = median(noConsumer["ours"]!);
   const peer = median(noConsumer["peer"]!);
+  const vsPeer = roundRatios(noConsumer["ours"]!, noConsumer["peer"]!);
   const rows: Row[] = [
     {
       part: 3,
@@ -106,7 +107,8 @@ export async function runPeer(
       ours,
       peer,
       unit: "entries/s",
-      ratio: ratioOf(ours, peer),
+      ratio: vsPeer.median,
+      spread: vsPeer,
       target: "—",
       verdict: "info",
       note: `same emulator and data, pages of 1000, in the rotation of part 2; peer ${spread(noConsumer["peer"]!)}`,

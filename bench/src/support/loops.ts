@@ -17,7 +17,10 @@ export interface LoopTarget {
   url: string;
   /** Its logs token. */
   token: string;
-  /** How many entries it holds; loops stop there (and never run more than `entries / pageSize + 2` pages). */
+  /**
+   * How many entries to read: all the emulator holds, or fewer (the loops stop after that many, at a
+   * page boundary when `pageSize` divides it). Loops never run more than `entries / pageSize + 2` pages.
+   */
   entries: number;
   /** Entries per page (`count`). */
   pageSize: number;
@@ -60,7 +63,7 @@ export const rawLoop: Loop = async (t) => {
     await consume(t);
     t.onPage?.(count);
     cursor = page.cursor;
-    if (cursor === undefined || cursor === "") return count;
+    if (cursor === undefined || cursor === "" || count >= t.entries) return count;
   }
 };
 
@@ -75,6 +78,8 @@ export const oursLoop: Loop = async (t) => {
       await consume(t);
       t.onPage?.(count);
     }
+    // Breaking out aborts the prefetched request, as an application that stops early would.
+    if (count >= t.entries) break;
     if (count > limit) tooMany("logs.iterate()");
   }
   return count;
@@ -94,7 +99,7 @@ export const peerLoop: Loop = async (t) => {
     await consume(t);
     t.onPage?.(count);
     cursor = page.cursor;
-    if (cursor === undefined || cursor === "") return count;
+    if (cursor === undefined || cursor === "" || count >= t.entries) return count;
   }
 };
 

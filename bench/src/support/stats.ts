@@ -1,11 +1,51 @@
-// Small helpers for timing and summarising rounds.
+// Small helpers for timing and summarising rounds: medians, quartiles of per-round ratios, interleaving.
+
+/** The q-quantile (0 ≤ q ≤ 1) of a non-empty list, interpolating linearly between order statistics. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) throw new Error("quantile: no values");
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
+}
 
 /** The median of a non-empty list. */
 export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new Error("median: no values");
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return quantile(values, 0.5);
+}
+
+/** Median and interquartile range of a set of rounds (for example per-round ratios). */
+export interface Spread {
+  /** The median round. */
+  median: number;
+  /** First quartile (25th percentile). */
+  q1: number;
+  /** Third quartile (75th percentile). */
+  q3: number;
+  /** How many rounds. */
+  rounds: number;
+}
+
+/** Median, quartiles and count of a non-empty list. */
+export function summarize(values: readonly number[]): Spread {
+  return {
+    median: quantile(values, 0.5),
+    q1: quantile(values, 0.25),
+    q3: quantile(values, 0.75),
+    rounds: values.length,
+  };
+}
+
+/**
+ * Per-round ratios `ours[i] / base[i]` of two series measured in the same interleaved rounds (so that
+ * a slow moment of the machine hits both sides of a ratio alike), summarised.
+ */
+export function roundRatios(ours: readonly number[], base: readonly number[]): Spread {
+  if (ours.length !== base.length || ours.length === 0) {
+    throw new Error(`roundRatios: ${ours.length} vs ${base.length} rounds`);
+  }
+  return summarize(ours.map((value, i) => value / base[i]!));
 }
 
 /** `min–max` of a list, for notes on spread. */
@@ -25,7 +65,7 @@ export function busyWait(ms: number): void {
 /**
  * Runs each variant `rounds` times, alternating (a, b, c, a, b, c, …) and rotating which goes first in
  * each round, so that drift in the machine's speed hits every variant alike. Returns every round's
- * result per variant.
+ * result per variant, in round order (index i of every variant belongs to the same round).
  */
 export async function interleave<T>(
   variants: Readonly<Record<string, () => Promise<T>>>,

@@ -13,6 +13,7 @@ import {
 import type { Auth } from "./auth.js";
 import type { Faults, FaultRule } from "./faults.js";
 import { entryJson, logQuery, parseCursor, type LogsStore } from "./logs-store.js";
+import { cachedListing } from "./page-cache.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
 import { ValidationError } from "@api-clients/core";
 import type { SpecOperation } from "../generated/operations.js";
@@ -43,7 +44,7 @@ export interface ServerContext {
   ) => Promise<{ status: number; body: unknown }>;
 }
 
-/** Sends a JSON body (given as text or as a value). */
+/** Sends a JSON body (given as text, as UTF-8 bytes or as a value). */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -52,7 +53,7 @@ export function sendJson(
   raw = false,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const text = raw ? String(body) : JSON.stringify(body);
+  const text = Buffer.isBuffer(body) ? body : raw ? String(body) : JSON.stringify(body);
   res.writeHead(status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",
@@ -172,10 +173,10 @@ function listLogs(ctx: ServerContext, query: Record<string, unknown>): string {
 /** Handlers of the logs spec, by operationId: `/v2/events` is the older name of `/v2/logs`. */
 const LOGS_HANDLERS: Record<
   string,
-  (ctx: ServerContext, query: Record<string, unknown>) => string
+  (ctx: ServerContext, query: Record<string, unknown>) => Buffer | string
 > = {
-  listLogs,
-  listEvents: listLogs,
+  listLogs: cachedListing(listLogs),
+  listEvents: cachedListing(listLogs),
 };
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
