@@ -191,7 +191,9 @@ const runners = {
     const types = { ".html": "text/html", ".js": "text/javascript" };
     const server = createServer((req, res) => {
       const file = { "/": "index.html", "/browser.js": "browser.js" }[req.url ?? ""];
-      if (file === undefined) return void res.writeHead(404).end();
+      // 204 for the favicon: a 404 would add noise to the console that failures print.
+      if (file === undefined)
+        return void res.writeHead(req.url === "/favicon.ico" ? 204 : 404).end();
       res.writeHead(200, { "content-type": `${types[extname(file)]}; charset=utf-8` });
       res.end(readFileSync(join(consumer, file)));
     });
