@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// `pnpm check:examples`: type-checks every ```ts block of the READMEs, so examples never rot.
+// `pnpm check:examples`: type-checks every ```ts block of the READMEs, then runs those that talk to the
+// emulator, so examples never rot.
 // Each block becomes its own module under .examples/ (gitignored) and is compiled against the
 // packages' sources. A block may use a few names that earlier blocks of its README define; they are
 // declared once in the ambient prelude below.
-import { spawnSync } from "node:child_process";
+// A block runs when it starts an emulator itself, or uses those names (`m`, `logs`, `emu`,
+// `databaseId`) without creating a client of its own: each is bundled with esbuild (from the
+// packages' sources) behind a harness that starts an emulator and defines the names against it, and
+// runs in its own Node process, which must succeed and then exit by itself (no timer or socket left
+// behind). Blocks that create clients of the live services are type-checked only.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,7 +55,7 @@ for (const { file, blocks } of readmes()) {
   for (const { code, line } of blocks) {
     const name = `${file.replace(/[/.]/g, "_")}_line${line}.ts`;
     writeFileSync(join(out, name), `// ${file}:${line}\n${code}\nexport {};\n`);
-    sources.push(name);
+    sources.push({ name, code, where: `${file}:${line}` });
   }
 }
 writeFileSync(
@@ -83,3 +89,128 @@ process.stdout.write(tsc.stdout + tsc.stderr);
 if (tsc.status === 0)
   console.log(`check:examples: ${sources.length} README code blocks type-check`);
 process.exitCode = tsc.status ?? 1;
+
+/**
+ * Why a block is not run, or undefined when it is: it must start an emulator, or use the prelude's
+ * names without creating a client (which would talk to the live service).
+ * @param {string} code
+ */
+function notRunnable(code) {
+  if (/\bstartEmulator\(/.test(code)) return undefined;
+  if (/\bcreate(LogsClient|ManagementClient|Transport)\(/.test(code)) {
+    return "creates a client of a live service";
+  }
+  if (!/\b(m|logs|emu)\.|\bdatabaseId\b/.test(code)) return "does not use the emulator";
+  return undefined;
+}
+
+const HARNESS = (
+  block,
+) => `// Defines the prelude's names against a fresh emulator, then runs ${block}.
+import { startEmulator } from "@api-clients/emulator";
+import { createLogsClient } from "@api-clients/logs-client";
+import { createManagementClient } from "@api-clients/management-client";
+
+// The account the READMEs' examples use; members they add are other addresses.
+const emu = await startEmulator({
+  seedLogs: 50,
+  accounts: [{ email: "ops@example.com", apiKey: "examples-key" }],
+});
+const { logsToken, email, apiKey } = emu.credentials;
+const m = createManagementClient({ email, apiKey, baseUrl: emu.url });
+const logs = createLogsClient({ token: logsToken, baseUrl: emu.url });
+const { database_id: databaseId } = await m.databases.create({
+  name: "examples",
+  primary_region: "us-east-1",
+});
+Object.assign(globalThis, { emu, m, logs, databaseId });
+try {
+  await import("./${block}");
+} finally {
+  await emu.close().catch(() => {});
+}
+console.log("${DONE}");
+`;
+const DONE = "check:examples: block finished";
+/** After the block finished, its process must exit within this time (milliseconds). */
+const EXIT_WITHIN_MS = 3_000;
+const BLOCK_TIMEOUT_MS = 60_000;
+
+/** Runs one bundled block; resolves to an error message, or undefined when it passed. */
+function runBundle(file) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [file], { cwd: out, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    let finishedAt;
+    const onData = (chunk) => {
+      output += chunk;
+      if (finishedAt === undefined && output.includes(DONE)) {
+        finishedAt = Date.now();
+        setTimeout(() => child.kill("SIGKILL"), EXIT_WITHIN_MS).unref();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const timer = setTimeout(() => child.kill("SIGKILL"), BLOCK_TIMEOUT_MS);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (finishedAt !== undefined && signal === "SIGKILL") {
+        resolve(
+          `finished, but kept its process alive for over ${EXIT_WITHIN_MS} ms (a timer or socket left open)`,
+        );
+      } else if (code !== 0 || finishedAt === undefined) {
+        resolve(`failed (${signal ?? `exit ${code}`}):\n${output.trim().slice(-4000)}`);
+      } else {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+async function runBlocks() {
+  const { build } = await import("esbuild");
+  const runnable = [];
+  for (const source of sources) {
+    const reason = notRunnable(source.code);
+    if (reason === undefined) runnable.push(source);
+    else console.log(`  type-checked only  ${source.where} (${reason})`);
+  }
+  const failures = [];
+  for (const { name, where } of runnable) {
+    const harness = join(out, `run_${name}`);
+    writeFileSync(harness, HARNESS(name.replace(/\.ts$/, ".js")));
+    const bundle = join(out, "run", name.replace(/\.ts$/, ".mjs"));
+    try {
+      await build({
+        entryPoints: [harness],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        outfile: bundle,
+        tsconfig: join(out, "tsconfig.json"),
+        logLevel: "silent",
+      });
+    } catch (error) {
+      failures.push(`${where}: does not bundle: ${error.message}`);
+      continue;
+    }
+    const failure = await runBundle(bundle);
+    console.log(`  ${failure === undefined ? "ran" : "FAILED"}  ${where}`);
+    if (failure !== undefined) failures.push(`${where}: ${failure}`);
+  }
+  for (const failure of failures) console.error(`\n${failure}`);
+  const skipped = sources.length - runnable.length;
+  if (failures.length > 0) {
+    console.error(
+      `\ncheck:examples: ${failures.length} of ${runnable.length} runnable blocks failed`,
+    );
+    process.exitCode = 1;
+  } else {
+    console.log(
+      `check:examples: ${runnable.length} README code blocks ran against the emulator (${skipped} type-checked only)`,
+    );
+  }
+}
+
+if (tsc.status === 0 && !process.argv.includes("--no-run")) await runBlocks();

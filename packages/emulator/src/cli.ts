@@ -90,6 +90,22 @@ async function main(): Promise<void> {
     throw e;
   }
 
+  // Handlers first: whoever waits for the lines below may send SIGINT as soon as it reads them.
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    emu.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`api-clients-emulator: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+
   const { logsToken, email, apiKey } = emu.credentials;
   process.stdout.write(
     [
@@ -106,21 +122,6 @@ async function main(): Promise<void> {
       "",
     ].join("\n"),
   );
-
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    emu.close().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        process.stderr.write(`api-clients-emulator: ${String(e)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
 }
 
 main().catch((e: unknown) => {

@@ -1,0 +1,125 @@
+// The scenario every runtime of `pnpm test:runtimes` runs, imported from the packed packages as a
+// consumer installs them. Web APIs only (fetch, timers), so Node, Bun, Deno, workerd and a browser
+// run the same file. The host starts the emulator with 25 log entries and these faults (added over
+// its admin HTTP API before the run):
+//   GET /v2/logs      429 once (Retry-After 0.05 s): the first page is retried and recovered
+//   listTeams         429 always (Retry-After 1.5 s): a RateLimitError
+//   listVectorIndexes 503 always: an InternalServerError
+import {
+  ApiClientError,
+  createLogsClient,
+  RateLimitError as LogsRateLimitError,
+} from "@api-clients/logs-client";
+import {
+  createManagementClient,
+  InternalServerError,
+  RateLimitError,
+} from "@api-clients/management-client";
+
+/** Emulator faults the scenario expects, for the host to add before running it. */
+export const FAULTS = [
+  { method: "GET", path: "/v2/logs", status: 429, retryAfter: 0.05, times: 1 },
+  { operationId: "listTeams", status: 429, retryAfter: 1.5, times: "always" },
+  { operationId: "listVectorIndexes", status: 503, times: "always" },
+];
+
+/** Log entries the host seeds: three pages of 10. */
+export const SEED_LOGS = 25;
+
+/**
+ * Runs every check and never throws: each check reports `ok` and what it saw.
+ * @param {{ baseUrl: string, logsToken: string, email: string, apiKey: string }} config
+ * @returns {Promise<{ name: string, ok: boolean, detail: string }[]>}
+ */
+export async function runScenario({ baseUrl, logsToken, email, apiKey }) {
+  const checks = [];
+  const check = async (name, body) => {
+    try {
+      const [ok, detail] = await body();
+      checks.push({ name, ok, detail });
+    } catch (error) {
+      checks.push({ name, ok: false, detail: `threw ${describe(error)}` });
+    }
+  };
+
+  const events = [];
+  const logs = createLogsClient({
+    token: logsToken,
+    baseUrl,
+    logger: (event) => events.push(event.type),
+  });
+  const m = createManagementClient({ email, apiKey, baseUrl });
+
+  await check("one copy of the error classes", () => {
+    const ok =
+      RateLimitError === LogsRateLimitError &&
+      RateLimitError.prototype instanceof ApiClientError &&
+      InternalServerError.prototype instanceof ApiClientError;
+    return [ok, `RateLimitError shared by both clients: ${RateLimitError === LogsRateLimitError}`];
+  });
+
+  await check("an injected 429 on the first page is retried", async () => {
+    const page = await logs.list({ count: 10 });
+    const retries = events.filter((type) => type === "retry").length;
+    return [
+      page.events.length === 10 && retries === 1,
+      `${page.events.length} entries, ${retries} retry`,
+    ];
+  });
+
+  await check("pagination across 3 pages", async () => {
+    const sizes = [];
+    const ids = new Set();
+    for await (const page of logs.pages({ count: 10 })) {
+      sizes.push(page.events.length);
+      for (const entry of page.events) ids.add(`${entry.messageId}/${entry.time}/${entry.state}`);
+    }
+    const ok = sizes.join(",") === "10,10,5" && ids.size === SEED_LOGS;
+    return [ok, `pages of ${sizes.join(", ")}; ${ids.size} distinct entries`];
+  });
+
+  await check("create, list and delete a database", async () => {
+    const db = await m.databases.create({ name: "runtime-check", primary_region: "us-east-1" });
+    const listed = (await m.databases.list()).some((d) => d.database_id === db.database_id);
+    await m.databases.delete(db.database_id);
+    const gone = !(await m.databases.list()).some((d) => d.database_id === db.database_id);
+    return [listed && gone, `listed after create ${listed}, gone after delete ${gone}`];
+  });
+
+  await check("an injected 429 is a RateLimitError", async () => {
+    const error = await m.teams.list({ maxRetries: 0 }).then(
+      () => undefined,
+      (e) => e,
+    );
+    const ok =
+      error instanceof RateLimitError &&
+      error instanceof LogsRateLimitError &&
+      error instanceof ApiClientError &&
+      error.status === 429 &&
+      error.retryAfterMs === 1500;
+    return [ok, describe(error)];
+  });
+
+  await check("an injected 503 is an InternalServerError", async () => {
+    const error = await m.vector.list({ maxRetries: 0 }).then(
+      () => undefined,
+      (e) => e,
+    );
+    const ok =
+      error instanceof InternalServerError &&
+      error instanceof ApiClientError &&
+      error.status === 503;
+    return [ok, describe(error)];
+  });
+
+  return checks;
+}
+
+function describe(error) {
+  if (error === undefined) return "no error";
+  if (!(error instanceof Error)) return String(error);
+  const fields = [error.constructor?.name ?? "Error"];
+  if ("status" in error) fields.push(`status ${error.status}`);
+  if ("retryAfterMs" in error) fields.push(`retryAfterMs ${error.retryAfterMs}`);
+  return `${fields.join(", ")}: ${error.message}`;
+}
