@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVerdaccio } from "../release/verdaccio.mjs";
 import { copyWorkspace, REPO_ROOT } from "../release/workspace-copy.mjs";
 
-const PACKAGES = ["core", "logs-client", "management-client", "emulator"] as const;
+const PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"] as const;
 const STEP_TIMEOUT_MS = 8 * 60_000;
 const MARKER = "Release rehearsal of scripts/test/release.test.ts.";
 
@@ -111,6 +111,8 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) 
 
 /** Third-party packages a consumer of ours installs (runtime and type-check), as in the workspace. */
 const MIRRORED = [
+  "commander",
+  "picocolors",
   "openapi-fetch",
   "openapi-typescript-helpers",
   "typescript",
@@ -361,6 +363,13 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
     expect(output).toContain(
       "esm: logs error instanceof management AuthenticationError true, ApiClientError true, same class true",
     );
+  });
+
+  it("CLI: npx api-clients logs list against the installed emulator; a wrong token exits 1 unshown", async () => {
+    const output = await run(process.execPath, ["cli.mjs"], { cwd: consumer() });
+    expect(output).toContain("cli: exit 0");
+    expect(output).toMatch(/^cli: first line TIME\s+STATE/m);
+    expect(output).toContain("cli: wrong token exit 1, token shown false");
   });
 
   it("CommonJS: require() loads the ES modules (Node >= 20.19)", async () => {

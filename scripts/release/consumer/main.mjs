@@ -12,7 +12,7 @@ import {
   createManagementClient,
 } from "@api-clients/management-client";
 
-for (const pkg of ["core", "logs-client", "management-client", "emulator"]) {
+for (const pkg of ["core", "logs-client", "management-client", "emulator", "cli"]) {
   console.log(
     `esm: @api-clients/${pkg} from ${fileURLToPath(import.meta.resolve(`@api-clients/${pkg}`))}`,
   );
