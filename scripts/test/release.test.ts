@@ -18,8 +18,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanEnv as cleanUserEnv } from "../lib/clean-env.mjs";
 import { startVerdaccio } from "../release/verdaccio.mjs";
 import { copyWorkspace, REPO_ROOT } from "../release/workspace-copy.mjs";
 
@@ -30,35 +31,9 @@ const MARKER = "Release rehearsal of scripts/test/release.test.ts.";
 type Registry = Awaited<ReturnType<typeof startVerdaccio>>;
 type Manifest = { name: string; version: string; dependencies?: Record<string, string> };
 
-/**
- * The caller's environment without what pnpm, turbo and vitest set for themselves (a `pnpm test` run
- * must not leak its registry, its `node_modules/.bin` or `NODE_ENV=test` into the copy).
- */
+/** The environment of a command run as a user would, in CI mode (see scripts/lib/clean-env.mjs). */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|pnpm_|turbo_|vitest)/i.test(key)) continue;
-    // NODE_PATH: pnpm points it at the workspace's packages, where require() would find them too.
-    if (
-      ["NODE_ENV", "NODE_PATH", "NODE_OPTIONS", "TEST", "INIT_CWD", "FORCE_COLOR"].includes(key)
-    ) {
-      continue;
-    }
-    env[key] = value;
-  }
-  env.PATH = (process.env.PATH ?? "")
-    .split(delimiter)
-    .filter((dir) => !dir.startsWith(REPO_ROOT.replace(/\/$/, "")))
-    .join(delimiter);
-  return {
-    ...env,
-    CI: "true",
-    NO_COLOR: "1",
-    TURBO_TELEMETRY_DISABLED: "1",
-    DO_NOT_TRACK: "1",
-    COREPACK_ENABLE_DOWNLOAD_PROMPT: "0",
-    ...extra,
-  };
+  return cleanUserEnv(REPO_ROOT, { CI: "true", ...extra });
 }
 
 const timings: [string, number][] = [];

@@ -1,4 +1,4 @@
-import type { components, operations } from "./generated/schema.js";
+import { logStateKnownValues, type components, type operations } from "./generated/schema.js";
 
 /** One entry of the delivery log, as the service sends it (unknown fields are kept untouched). */
 export type LogEntry = components["schemas"]["LogEntry"];
@@ -9,17 +9,11 @@ export type LogPageWire = components["schemas"]["LogPage"];
 /** The error body of the logs API. */
 export type LogsErrorBody = components["schemas"]["Error"];
 
-/** The states the service documents, upper case as on the wire. */
-export const LOG_STATES = [
-  "CREATED",
-  "ACTIVE",
-  "RETRY",
-  "ERROR",
-  "DELIVERED",
-  "FAILED",
-  "CANCEL_REQUESTED",
-  "CANCELLED",
-] as const;
+/**
+ * The states the service documents, upper case as on the wire (from the spec; `CANCELED` is the
+ * spelling some deployments send for `CANCELLED`). The service may add states: read any string.
+ */
+export const LOG_STATES = logStateKnownValues;
 
 /** A documented state of a log entry. */
 export type KnownLogState = (typeof LOG_STATES)[number];
