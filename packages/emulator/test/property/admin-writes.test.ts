@@ -1,13 +1,34 @@
 // Random admin writes (nested, huge, cross-site, wrong content types, huge counts): the admin API
 // answers each one with a status < 500, the APIs and the snapshot keep answering 200 afterwards, and
-// no request holds the event loop for more than 250 ms (the emulator runs in this process, so
-// `monitorEventLoopDelay` sees every stall it causes).
+// no request holds the event loop for more than 250 ms (the emulator runs in this process, so the
+// stall monitor below sees every stall it causes).
 import fc from "fast-check";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../../src/index.js";
 import { LOGS_TOKEN, start } from "../helpers.js";
 import { send } from "../raw-http.js";
+
+/**
+ * Watches how long this process's own work holds the event loop: a 10 ms timer measures each gap, and
+ * a gap counts only as far as the process used CPU during it. On a busy 2-core machine (tests of other
+ * packages run in parallel) a gap spent descheduled is not a stall the emulator caused; a gap spent
+ * running the emulator's code is, and then its CPU time is as long as the gap.
+ */
+function stallMonitor(): { stop(): void; longest(): number } {
+  const TICK_MS = 10;
+  let longest = 0;
+  let last = performance.now();
+  let cpu = process.cpuUsage();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const used = process.cpuUsage(cpu);
+    const gap = now - last - TICK_MS;
+    longest = Math.max(longest, Math.min(gap, (used.user + used.system) / 1000));
+    last = now;
+    cpu = process.cpuUsage();
+  }, TICK_MS);
+  return { stop: () => clearInterval(timer), longest: () => longest };
+}
 
 /** Longest stall allowed, milliseconds. */
 const MAX_STALL_MS = 250;
@@ -191,8 +212,7 @@ it("lets other requests through while a large append of old entries runs", async
       time: start + ((i * 7919) % 86_400_000),
       messageId: `msg_old_${i}`,
     }));
-    const histogram = monitorEventLoopDelay({ resolution: 10 });
-    histogram.enable();
+    const stalls = stallMonitor();
     const appended = send(big.url, "/__emulator/logs", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -207,12 +227,12 @@ it("lets other requests through while a large append of old entries runs", async
       expect(h.status).toBe(200);
       answered++;
     }
-    histogram.disable();
+    stalls.stop();
     const a = await appended;
     expect(a.status).toBe(200);
     expect(a.body).toEqual({ appended: 10_000, size: 110_000 });
     expect(answered).toBeGreaterThan(1);
-    expect(histogram.max / 1e6).toBeLessThan(MAX_STALL_MS);
+    expect(stalls.longest()).toBeLessThan(MAX_STALL_MS);
   } finally {
     await big.close();
   }
@@ -220,8 +240,7 @@ it("lets other requests through while a large append of old entries runs", async
 
 it("answers random admin writes without 5xx or stalls, and keeps serving", async () => {
   const snapshotText = JSON.stringify(emu.snapshot());
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
+  const stalls = stallMonitor();
   const port = new URL(emu.url).port;
   let runs = 0;
   try {
@@ -281,8 +300,8 @@ it("answers random admin writes without 5xx or stalls, and keeps serving", async
       { numRuns: 300, interruptAfterTimeLimit: 45_000 },
     );
   } finally {
-    histogram.disable();
+    stalls.stop();
   }
   expect(runs).toBeGreaterThan(20);
-  expect(histogram.max / 1e6).toBeLessThan(MAX_STALL_MS);
+  expect(stalls.longest()).toBeLessThan(MAX_STALL_MS);
 }, 60_000);
