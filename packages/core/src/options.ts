@@ -102,7 +102,7 @@ export interface ClientOptions {
    * valid header values (no CR, LF or characters above U+00FF). `Authorization` is always the client's.
    * @default {}
    */
-  headers?: HeadersInit;
+  headers?: Record<string, string> | Headers | Array<[string, string]>;
   /**
    * How many times a failed request is retried (so at most `maxRetries + 1` attempts); `0` disables retries.
    * @default 2

@@ -39,8 +39,8 @@ const db: Database = await management.databases.create({
 });
 const id: string = db.database_id;
 const nothing: void = await management.databases.enableEviction(id);
-// @ts-expect-error `name` is required
-await management.databases.create({ primary_region: "us-east-1" });
+// @ts-expect-error `primary_region` is a string
+await management.databases.create({ database_name: "typed", primary_region: 1 });
 
 try {
   await management.databases.get("missing");

@@ -21,7 +21,7 @@ const decoder = new TextDecoder();
  * and a failure while reading was retried like any other). Its `json()` turns a malformed body into an
  * `InvalidResponseError` instead of a bare `SyntaxError`, and `url`/`redirected` are the real ones.
  */
-export class BufferedResponse extends Response {
+class BufferedResponseClass extends Response {
   readonly #bytes: Uint8Array;
   readonly #exchange: Exchange;
   readonly #url: string;
@@ -59,14 +59,14 @@ export class BufferedResponse extends Response {
 
   static {
     // `url` and `redirected` are accessors of Response: report the real request's, not "" and false.
-    Object.defineProperties(BufferedResponse.prototype, {
+    Object.defineProperties(BufferedResponseClass.prototype, {
       url: {
-        get(this: BufferedResponse) {
+        get(this: BufferedResponseClass) {
           return this.#url;
         },
       },
       redirected: {
-        get(this: BufferedResponse) {
+        get(this: BufferedResponseClass) {
           return this.#redirected;
         },
       },
@@ -78,6 +78,20 @@ export class BufferedResponse extends Response {
     return #exchange in response ? response.#exchange : undefined;
   }
 }
+
+/** How the pipeline builds and reads its responses (the class itself stays out of the declarations). */
+export interface BufferedResponseConstructor {
+  new (bytes: Uint8Array, source: Response, exchange: Exchange, headers?: Headers): Response;
+  /** The exchange behind a response the pipeline produced, or `undefined` for any other response. */
+  exchangeOf(response: Response): Exchange | undefined;
+}
+
+/**
+ * A response whose body was read completely within its attempt (`BufferedResponseClass` above). Declared by its
+ * constructor's shape only: its `text`/`json` overrides clash with how some type libraries (undici's)
+ * declare `Response`, and a consumer's compiler must never see them.
+ */
+export const BufferedResponse = BufferedResponseClass as unknown as BufferedResponseConstructor;
 
 /** Builds the {@link InvalidResponseError} for a 2xx response whose body is not what the API promises. */
 export function invalidResponse(

@@ -232,7 +232,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     bytes: Uint8Array,
     exchange: Exchange,
     note: string | undefined,
-  ): BufferedResponse {
+  ): Response {
     if (response.ok) return new BufferedResponse(bytes, response, exchange);
     const text = redact(new TextDecoder().decode(bytes));
     const headers = new Headers();
