@@ -80,7 +80,10 @@ export async function runScenario({ baseUrl, logsToken, email, apiKey }) {
   });
 
   await check("create, list and delete a database", async () => {
-    const db = await m.databases.create({ name: "runtime-check", primary_region: "us-east-1" });
+    const db = await m.databases.create({
+      database_name: "runtime-check",
+      primary_region: "us-east-1",
+    });
     const listed = (await m.databases.list()).some((d) => d.database_id === db.database_id);
     await m.databases.delete(db.database_id);
     const gone = !(await m.databases.list()).some((d) => d.database_id === db.database_id);
