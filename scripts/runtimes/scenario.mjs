@@ -2,8 +2,8 @@
 // consumer installs them. Web APIs only (fetch, timers), so Node, Bun, Deno, workerd and a browser
 // run the same file. The host starts the emulator with 25 log entries and these faults (added over
 // its admin HTTP API before the run):
-//   GET /v2/logs      429 once (Retry-After 0.05 s): the first page is retried and recovered
-//   listTeams         429 always (Retry-After 1.5 s): a RateLimitError
+//   GET /v2/logs      429 once (retry-after-ms: 50): the first page is retried and recovered
+//   listTeams         429 always (Retry-After: 2): a RateLimitError with retryAfterMs 2000
 //   listVectorIndexes 503 always: an InternalServerError
 import {
   ApiClientError,
@@ -18,8 +18,9 @@ import {
 
 /** Emulator faults the scenario expects, for the host to add before running it. */
 export const FAULTS = [
-  { method: "GET", path: "/v2/logs", status: 429, retryAfter: 0.05, times: 1 },
-  { operationId: "listTeams", status: 429, retryAfter: 1.5, times: "always" },
+  // Retry-After takes whole seconds only (RFC 9110): a short wait goes in retry-after-ms.
+  { method: "GET", path: "/v2/logs", status: 429, headers: { "retry-after-ms": "50" }, times: 1 },
+  { operationId: "listTeams", status: 429, retryAfter: 2, times: "always" },
   { operationId: "listVectorIndexes", status: 503, times: "always" },
 ];
 
@@ -79,7 +80,10 @@ export async function runScenario({ baseUrl, logsToken, email, apiKey }) {
   });
 
   await check("create, list and delete a database", async () => {
-    const db = await m.databases.create({ name: "runtime-check", primary_region: "us-east-1" });
+    const db = await m.databases.create({
+      database_name: "runtime-check",
+      primary_region: "us-east-1",
+    });
     const listed = (await m.databases.list()).some((d) => d.database_id === db.database_id);
     await m.databases.delete(db.database_id);
     const gone = !(await m.databases.list()).some((d) => d.database_id === db.database_id);
@@ -96,7 +100,7 @@ export async function runScenario({ baseUrl, logsToken, email, apiKey }) {
       error instanceof LogsRateLimitError &&
       error instanceof ApiClientError &&
       error.status === 429 &&
-      error.retryAfterMs === 1500;
+      error.retryAfterMs === 2000;
     return [ok, describe(error)];
   });
 

@@ -33,11 +33,11 @@ export async function typed(emulator: Emulator): Promise<Database> {
   // @ts-expect-error `count` is a number
   await logs.list({ count: "ten" });
   const management = createManagementClient({ email: "e", apiKey: "k", baseUrl: emulator.url });
-  // @ts-expect-error `name` is required
-  await management.databases.create({ primary_region: "us-east-1" });
+  // @ts-expect-error `primary_region` is a string
+  await management.databases.create({ database_name: "typed", primary_region: 42 });
   try {
     return await management.databases.create({
-      name: first?.messageId ?? "db",
+      database_name: first?.messageId ?? "db",
       primary_region: "us-east-1",
     });
   } catch (error) {
