@@ -18,7 +18,7 @@ export interface FaultRule {
   status?: number;
   /** How many matching requests the rule applies to; `"always"` never runs out. @default 1 */
   times?: number | "always";
-  /** Value of a `Retry-After` header, in seconds (number) or as given (string). */
+  /** `Retry-After` in seconds (a fraction is sent as `retry-after-ms`, with `Retry-After` rounded up), or a header value as given (string). */
   retryAfter?: number | string;
   /** Extra response headers. */
   headers?: Record<string, string>;

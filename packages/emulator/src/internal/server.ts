@@ -131,7 +131,12 @@ async function applyFault(
     return true;
   }
   const headers: Record<string, string> = { ...(rule.headers ?? {}) };
-  if (rule.retryAfter !== undefined) headers["retry-after"] = String(rule.retryAfter);
+  if (typeof rule.retryAfter === "number" && !Number.isInteger(rule.retryAfter)) {
+    // HTTP's Retry-After takes whole seconds: a fraction goes out as retry-after-ms, the header
+    // rounded up for clients that read only Retry-After.
+    headers["retry-after-ms"] = String(Math.round(rule.retryAfter * 1000));
+    headers["retry-after"] = String(Math.ceil(rule.retryAfter));
+  } else if (rule.retryAfter !== undefined) headers["retry-after"] = String(rule.retryAfter);
   // A browser script may read the headers a rule adds, like the API's own.
   if (res.hasHeader("access-control-expose-headers") && rule.headers) {
     const extra = Object.keys(rule.headers).map((h) => h.toLowerCase());

@@ -21,7 +21,8 @@ describe("programmatic faults", () => {
     for (let i = 0; i < 2; i++) {
       const a = await getLogs(emu);
       expect(a.status).toBe(429);
-      expect(a.headers.get("retry-after")).toBe("0.05");
+      expect(a.headers.get("retry-after-ms")).toBe("50");
+      expect(a.headers.get("retry-after")).toBe("1");
       expect(a.headers.get("burst-ratelimit-remaining")).toBe("0");
       expect(errorOf(a)).toMatch(/injected/);
     }
