@@ -4,5 +4,5 @@ import { packageTestConfig } from "../vitest.shared.js";
 // The harness test starts servers and child processes: longer limits than the packages'.
 export default mergeConfig(
   defineConfig(packageTestConfig),
-  defineConfig({ test: { testTimeout: 120_000, hookTimeout: 60_000 } }),
+  defineConfig({ test: { testTimeout: 300_000, hookTimeout: 120_000 } }),
 );

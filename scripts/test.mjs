@@ -52,7 +52,16 @@ function nodeBinary(major) {
 for (const dir of suiteDirs())
   rmSync(join(dir, ".vitest-results"), { recursive: true, force: true });
 
-let ok = run("pnpm", ["exec", "turbo", "run", "test", "--continue", ...process.argv.slice(2)]);
+// Two suites at a time on a 2-core machine: the timing-sensitive tests (timeouts, stalls) stay honest.
+let ok = run("pnpm", [
+  "exec",
+  "turbo",
+  "run",
+  "test",
+  "--continue",
+  "--concurrency=2",
+  ...process.argv.slice(2),
+]);
 ok = run("pnpm", ["exec", "vitest", "run", "--config", "vitest.config.ts"]) && ok;
 for (const major of extraNodes) {
   const node = nodeBinary(major);
