@@ -34,7 +34,7 @@ import {
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
 import { redactUrl, secretRedactor } from "./redact.js";
 import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
-import { checkParams, checkValue, type OperationSpec } from "./schema.js";
+import { checkParams, checkValue, requireWellFormed, type OperationSpec } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
 
@@ -161,21 +161,12 @@ function checkedSerializer<Args extends [unknown, ...unknown[]]>(
       const values = params(...args) as Record<string, unknown>;
       for (const [name, value] of Object.entries(values ?? {})) {
         for (const item of Array.isArray(value) ? value : [value]) {
-          if (typeof item === "string" && !isWellFormed(item)) {
-            throw new ValidationError(
-              name,
-              "must be well-formed Unicode (it holds a lone surrogate)",
-            );
-          }
+          if (typeof item === "string") requireWellFormed(item, name);
         }
       }
       throw new ValidationError(location, "cannot be encoded into a URL");
     }
   };
-}
-
-function isWellFormed(text: string): boolean {
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
 /**
@@ -188,7 +179,7 @@ function isWellFormed(text: string): boolean {
 export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   const { operations, routes } = config;
   const options = validateClientOptions(config);
-  const { baseUrl, logger, maxResponseBytes } = options;
+  const { baseUrl, logger } = options;
   const redact = secretRedactor([config.authorization, ...config.secrets]);
   const authorization = config.authorization;
   const baseFetch = options.fetch;
@@ -216,8 +207,9 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     if (context.timedOut) {
       return new TimeoutError({ timeoutMs, method, url, cause: error, attempts: attempt });
     }
-    const detail = redact(describeCause(error));
-    const cause = detail === describeCause(error) ? error : new Error(detail);
+    const described = describeCause(error);
+    const detail = redact(described);
+    const cause = detail === described ? error : new Error(detail);
     return new ConnectionError(`Connection failed (${method} ${url}): ${detail}`, {
       cause,
       method,

@@ -291,7 +291,7 @@ export function checkValue(
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Refuses a string URL encoding would throw on (`URIError`): a lone UTF-16 surrogate. */
-function requireWellFormed(value: string, field: string): void {
+export function requireWellFormed(value: string, field: string): void {
   if (LONE_SURROGATE.test(value)) {
     throw new ValidationError(field, "must be well-formed Unicode (it holds a lone surrogate)");
   }
