@@ -29,4 +29,3 @@ export type {
   ParameterRule,
   Schema,
 } from "./internal/schema.js";
-export { requireNonEmptyString } from "./internal/validation.js";
