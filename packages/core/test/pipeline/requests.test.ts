@@ -52,7 +52,7 @@ describe("construction", () => {
     expect([DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES]).toEqual([
       2,
       30_000,
-      32 * 1024 * 1024,
+      8 * 1024 * 1024,
     ]);
   });
 

@@ -131,11 +131,11 @@ describe("maxResponseBytes through the clients", () => {
     );
   });
 
-  it("the default limit is 32 MiB", async () => {
-    server.enqueue({ status: 200, streamBytes: 33 * 1024 * 1024, chunked: true });
+  it("the default limit is 8 MiB", async () => {
+    server.enqueue({ status: 200, streamBytes: 9 * 1024 * 1024, chunked: true });
     const error = await rejection(logsAt(server.url).list());
     expect((error as Error).message).toContain(
-      "response body is larger than maxResponseBytes (33554432 bytes)",
+      "response body is larger than maxResponseBytes (8388608 bytes)",
     );
   });
 });
