@@ -6,7 +6,7 @@
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runBench, type Part } from "./bench.js";
 import { FULL, QUICK } from "./config.js";
@@ -15,10 +15,13 @@ import { README_FILES, renderReadmes } from "./render.js";
 import { formatTable } from "./report.js";
 import {
   BENCH_MAJOR,
+  compareVerdicts,
   gitState,
+  readResults,
   RESULTS_FILE,
   ROOT,
   writeResults,
+  type Agreement,
   type Results,
 } from "./results.js";
 
@@ -67,6 +70,17 @@ process.stdout.write(
     `${rows.filter((r) => r.verdict === "inconclusive").length} inconclusive, ` +
     `${rows.filter((r) => r.verdict === "ERROR").length} harness error(s)\n`,
 );
+// A full run compares its verdicts with the full run it replaces (same bench major), so the READMEs say
+// whether two consecutive runs agree.
+let previous: Agreement | undefined;
+if (config.mode === "full" && existsSync(out)) {
+  try {
+    const earlier = readResults(out);
+    if (earlier.mode === "full") previous = compareVerdicts(earlier, rows);
+  } catch {
+    // Another bench major version (or unreadable): nothing comparable.
+  }
+}
 const results: Results = {
   benchMajor: BENCH_MAJOR,
   mode: config.mode,
@@ -77,6 +91,7 @@ const results: Results = {
   machine: { ...host, loadAverage },
   parts: [...parts].sort((a, b) => a - b),
   rows,
+  ...(previous === undefined ? {} : { previous }),
 };
 writeResults(out, results);
 process.stdout.write(`results written to ${out}\n`);

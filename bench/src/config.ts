@@ -19,8 +19,11 @@ export interface BenchConfig {
     consumerMs: number;
     exportRounds: number;
   };
-  /** Memory probe: sampling interval of `process.memoryUsage()`, milliseconds. */
-  memory: { sampleMs: number };
+  /**
+   * Memory probes: sampling interval of `process.memoryUsage()`, milliseconds; interleaved rounds of
+   * the paging probes (ours, raw), each a fresh child process paging the whole seeded log.
+   */
+  memory: { sampleMs: number; rounds: number };
   /** Part 3: faults injected before the peer comparison recovers (within the retry budget). */
   peer: { faultTimes: number };
   /** Part 5: seconds per load run, interleaved rounds, autocannon connections. */
@@ -43,7 +46,7 @@ export const FULL: BenchConfig = {
     consumerMs: 2,
     exportRounds: 7,
   },
-  memory: { sampleMs: 5 },
+  memory: { sampleMs: 5, rounds: 7 },
   peer: { faultTimes: 2 },
   throughput: { durationS: 3, rounds: 7, connections: 10 },
   toolchain: { generateRuns: 3, tscRuns: 2 },
@@ -62,7 +65,7 @@ export const QUICK: BenchConfig = {
     consumerMs: 2,
     exportRounds: 3,
   },
-  memory: { sampleMs: 5 },
+  memory: { sampleMs: 5, rounds: 3 },
   peer: { faultTimes: 2 },
   throughput: { durationS: 0.6, rounds: 3, connections: 10 },
   toolchain: { generateRuns: 1, tscRuns: 1 },
@@ -81,7 +84,7 @@ export const TINY: BenchConfig = {
     consumerMs: 1,
     exportRounds: 1,
   },
-  memory: { sampleMs: 5 },
+  memory: { sampleMs: 5, rounds: 2 },
   peer: { faultTimes: 1 },
   throughput: { durationS: 1, rounds: 1, connections: 2 },
   toolchain: { generateRuns: 1, tscRuns: 1 },

@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { format, resolveConfig } from "prettier";
 import type { Row } from "./report.js";
-import { showRatio, showSpread, showValue } from "./report.js";
-import { ROOT, type Results } from "./results.js";
+import { showOurs, showRatio, showSpread, showValue } from "./report.js";
+import { ROOT, type Agreement, type Results } from "./results.js";
 
 /** Markers around the rendered block in each README, each alone on its line. */
 export const START = "<!-- bench:start -->";
@@ -58,7 +58,26 @@ function stamp(results: Results): string {
   if (git.dirty) {
     lines.push("", `> Uncommitted changes at measurement: ${git.dirtyFiles.join(", ")}.`);
   }
+  if (results.previous !== undefined) lines.push("", agreementLine(results.previous));
   return lines.join("\n");
+}
+
+/** Whether this run's verdicts agree with the full run before it. */
+function agreementLine(a: Agreement): string {
+  const list = (changes: Agreement["flips"]) =>
+    changes.map((c) => `${c.name} (${c.before} → ${c.after})`).join("; ");
+  const flips =
+    a.flips.length === 0
+      ? "no row went from `pass` to `FAIL` or back"
+      : `**${a.flips.length} flipped**: ${list(a.flips)}`;
+  const undecided =
+    a.undecided.length === 0
+      ? ""
+      : `; decided in one run and \`inconclusive\` in the other: ${list(a.undecided)}`;
+  return (
+    `Against the previous full run (commit \`${short(a.commit)}\`, ${a.date.slice(0, 10)}): ` +
+    `${a.agree} rows decided in both runs have the same verdict, ${flips}${undecided}.`
+  );
 }
 
 function verdictCounts(rows: readonly Row[]): string {
@@ -106,7 +125,7 @@ function genericTable(rows: readonly Row[]): string {
     ["Figure", "Ours", "Baseline / peer", "Ratio (median [IQR] for rounds)", "Target", "Result"],
     rows.map((r) => [
       r.name,
-      showValue(r.ours, r.unit),
+      showOurs(r),
       showValue(r.peer, r.unit),
       showRatio(r),
       r.target,
@@ -160,14 +179,16 @@ function openTargets(rows: readonly Row[]): string {
   if (open.length === 0) return "Every target is met.";
   return [
     "Targets missed (`FAIL`) or not decided by the rounds (`inconclusive`: the interquartile range of",
-    "the per-round ratio crosses the target):",
+    "the per-round ratio, or of our figure for memory, crosses the target):",
     "",
     ...open.map((r) => {
       const what = r.breakdown
         ? bundleShortfall(r)
-        : r.spread
-          ? `${showSpread(r.spread)} vs ${r.target}`
-          : `${showValue(r.ours, r.unit)} vs ${r.target}${r.note ? ` (${r.note})` : ""}`;
+        : r.oursSpread
+          ? `${showOurs(r)} vs ${r.target}`
+          : r.spread
+            ? `${showSpread(r.spread)} vs ${r.target}`
+            : `${showValue(r.ours, r.unit)} vs ${r.target}${r.note ? ` (${r.note})` : ""}`;
       return `- ${r.verdict}: ${r.name}: ${cell(what)}`;
     }),
   ].join("\n");

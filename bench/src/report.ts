@@ -28,6 +28,11 @@ export interface Row {
   ratio: number | null;
   /** Median and interquartile range of the per-round ratio, for rows measured in rounds. */
   spread?: Spread;
+  /**
+   * For rows judged on our own figure rather than a ratio (memory): its median and interquartile
+   * range over the rounds (`ours` is the median).
+   */
+  oursSpread?: Spread;
   /** A second ratio reported beside the judged one (part 1: the same entry point vs raw fetch). */
   also?: { label: string; peer: number; spread: Spread };
   /** The target in words, e.g. `≥ 0.95×`, or `—`. */
@@ -63,6 +68,17 @@ export function atLeastInRounds(spread: Spread, min: number): Verdict {
   return "inconclusive";
 }
 
+/**
+ * The verdict of our own figure measured in rounds against `< max`: `pass` when even the third quartile
+ * is below it, `FAIL` when even the first quartile reaches it, `inconclusive` when the interquartile
+ * range crosses it.
+ */
+export function belowInRounds(spread: Spread, max: number): Verdict {
+  if (spread.q3 < max) return "pass";
+  if (spread.q1 >= max) return "FAIL";
+  return "inconclusive";
+}
+
 /** `0.972× [0.951–0.990]`: a median ratio with its interquartile range. */
 export function showSpread(s: Spread): string {
   const f = (v: number) => v.toFixed(v >= 10 ? 1 : 3);
@@ -76,6 +92,14 @@ export function showValue(value: number | string | null, unit: string): string {
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
   const text = value.toLocaleString("en-US", { maximumFractionDigits: digits });
   return unit === "" ? text : `${text} ${unit}`;
+}
+
+/** The "ours" cell of a row: the figure, with its interquartile range when it was judged in rounds. */
+export function showOurs(row: Row): string {
+  const value = showValue(row.ours, row.unit);
+  if (row.oursSpread === undefined) return value;
+  const f = (v: number) => showValue(v, "");
+  return `${value} [${f(row.oursSpread.q1)}–${f(row.oursSpread.q3)}]`;
 }
 
 /** The ratio cell of a row: median and IQR for rounds, a plain ratio otherwise. */
@@ -99,7 +123,7 @@ export function formatTable(rows: readonly Row[]): string {
   const cells = rows.map((r) => [
     String(r.part),
     r.name,
-    showValue(r.ours, r.unit),
+    showOurs(r),
     showValue(r.peer, r.unit),
     showRatio(r),
     r.also === undefined ? "" : `vs ${r.also.label} ${showSpread(r.also.spread)}`,

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { BenchConfig } from "./config.js";
 import type { Machine } from "./machine.js";
-import type { Row } from "./report.js";
+import type { Row, Verdict } from "./report.js";
 
 /** Repository root. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -49,6 +49,57 @@ export interface Results {
   /** Which parts ran. */
   parts: number[];
   rows: Row[];
+  /** A full run: how its verdicts compare with the full run it replaced (same bench major). */
+  previous?: Agreement;
+}
+
+/** A row whose verdict differs between two runs. */
+export interface VerdictChange {
+  name: string;
+  before: Verdict;
+  after: Verdict;
+}
+
+/** How one run's verdicts compare with an earlier run's. */
+export interface Agreement {
+  /** The earlier run's commit and date. */
+  commit: string;
+  date: string;
+  /** Rows decided (`pass` or `FAIL`) in both runs, with the same verdict. */
+  agree: number;
+  /** Rows decided in both runs, with opposite verdicts. */
+  flips: VerdictChange[];
+  /** Rows decided in one run and `inconclusive` in the other. */
+  undecided: VerdictChange[];
+}
+
+const decided = (v: Verdict | undefined) => v === "pass" || v === "FAIL";
+
+/** Compares the verdicts of `rows` with those of an earlier run, row by row (by name). */
+export function compareVerdicts(earlier: Results, rows: readonly Row[]): Agreement {
+  const before = new Map(earlier.rows.map((r) => [r.name, r.verdict]));
+  const agreement: Agreement = {
+    commit: earlier.git.commit,
+    date: earlier.date,
+    agree: 0,
+    flips: [],
+    undecided: [],
+  };
+  for (const row of rows) {
+    const was = before.get(row.name);
+    if (was === undefined) continue;
+    const change = { name: row.name, before: was, after: row.verdict };
+    if (decided(was) && decided(row.verdict)) {
+      if (was === row.verdict) agreement.agree++;
+      else agreement.flips.push(change);
+    } else if (
+      decided(was) !== decided(row.verdict) &&
+      [was, row.verdict].includes("inconclusive")
+    ) {
+      agreement.undecided.push(change);
+    }
+  }
+  return agreement;
 }
 
 /** Files the bench writes itself; their changes do not make a run "dirty". */

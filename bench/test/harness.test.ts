@@ -19,9 +19,10 @@ import {
   rootBlock,
   START,
 } from "../src/render.js";
-import { formatTable, type Row } from "../src/report.js";
+import { belowInRounds, formatTable, type Row } from "../src/report.js";
 import {
   BENCH_MAJOR,
+  compareVerdicts,
   gitState,
   readResults,
   RESULTS_FILE,
@@ -74,6 +75,21 @@ describe("bench harness at tiny N", () => {
     }
   });
 
+  it("judges every memory row on the median and IQR of its rounds", () => {
+    const memory = rows.filter((r) => r.unit === "MiB");
+    expect(memory.map((r) => r.name)).toEqual([
+      "paging memory, peak heap growth: logs.iterate() vs raw loop",
+      "paging memory, peak RSS growth: logs.iterate() vs raw loop",
+      "export memory, peak RSS growth: api-clients logs export vs raw-fetch NDJSON loop",
+    ]);
+    for (const row of memory) {
+      expect(row.oursSpread?.median).toBe(row.ours);
+      expect(row.verdict).toBe(belowInRounds(row.oursSpread!, 64));
+    }
+    expect(memory[0]?.oursSpread?.rounds).toBe(TINY.memory.rounds);
+    expect(memory[2]?.oursSpread?.rounds).toBe(TINY.pagination.exportRounds);
+  });
+
   it("reports the peer's fault behaviour and our recovery", () => {
     const faults = rows.filter((r) => r.part === 3 && r.target === "ours recovers");
     expect(faults).toHaveLength(3);
@@ -124,6 +140,42 @@ describe("fault rows", () => {
       expect(row.verdict, `${row.name}: ${row.note}`).toBe("FAIL");
       expect(row.note).toMatch(/1 attempts, expected 3/);
     }
+  });
+});
+
+describe("verdicts", () => {
+  const spread = (q1: number, median: number, q3: number) => ({ q1, median, q3, rounds: 7 });
+
+  it("a figure judged in rounds is decided only when its whole IQR is on one side", () => {
+    expect(belowInRounds(spread(50, 55, 63.9), 64)).toBe("pass");
+    expect(belowInRounds(spread(60, 63, 66), 64)).toBe("inconclusive");
+    expect(belowInRounds(spread(64, 70, 75), 64)).toBe("FAIL");
+  });
+
+  it("compares two runs' verdicts: agreements, flips, and rows decided in one run only", () => {
+    const row = (name: string, verdict: Row["verdict"]): Row => ({
+      part: 1,
+      name,
+      ours: 1,
+      peer: 1,
+      unit: "",
+      ratio: 1,
+      target: "—",
+      verdict,
+    });
+    const earlier = {
+      git: { commit: "a".repeat(40) },
+      date: "2026-11-01T00:00:00.000Z",
+      rows: [row("a", "pass"), row("b", "FAIL"), row("c", "pass"), row("d", "info")],
+    } as Results;
+    const now = [row("a", "pass"), row("b", "pass"), row("c", "inconclusive"), row("d", "info")];
+    expect(compareVerdicts(earlier, now)).toEqual({
+      commit: "a".repeat(40),
+      date: "2026-11-01T00:00:00.000Z",
+      agree: 1,
+      flips: [{ name: "b", before: "FAIL", after: "pass" }],
+      undecided: [{ name: "c", before: "pass", after: "inconclusive" }],
+    });
   });
 });
 
