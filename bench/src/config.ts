@@ -41,7 +41,7 @@ export const FULL: BenchConfig = {
   overhead: { perRound: 700, rounds: 7, warmup: 500, concurrency: 16 },
   pagination: {
     entries: 1_000_000,
-    roundEntries: 100_000,
+    roundEntries: 200_000,
     rounds: 7,
     consumerRounds: 7,
     consumerMs: 2,
