@@ -182,13 +182,13 @@ function openTargets(rows: readonly Row[]): string {
     "the per-round ratio, or of our figure for memory, crosses the target):",
     "",
     ...open.map((r) => {
+      // A single measurement says how it was taken; a figure in rounds shows its interquartile range.
+      const how = r.note && r.oursSpread === undefined ? ` (${r.note})` : "";
       const what = r.breakdown
         ? bundleShortfall(r)
-        : r.oursSpread
-          ? `${showOurs(r)} vs ${r.target}`
-          : r.spread
-            ? `${showSpread(r.spread)} vs ${r.target}`
-            : `${showValue(r.ours, r.unit)} vs ${r.target}${r.note ? ` (${r.note})` : ""}`;
+        : r.spread
+          ? `${showSpread(r.spread)} vs ${r.target}`
+          : `${showOurs(r)} vs ${r.target}${how}`;
       return `- ${r.verdict}: ${r.name}: ${cell(what)}`;
     }),
   ].join("\n");

@@ -1,6 +1,6 @@
 // Result rows, their verdicts and the table printed on stdout.
 import type { FeatureBytes } from "./parts/bundle.js";
-import type { Spread } from "./support/stats.js";
+import { median, summarize, type Spread } from "./support/stats.js";
 
 /**
  * How a row is judged: a target met, missed, or not decided by the rounds (the interquartile range of
@@ -77,6 +77,28 @@ export function belowInRounds(spread: Spread, max: number): Verdict {
   if (spread.q3 < max) return "pass";
   if (spread.q1 >= max) return "FAIL";
   return "inconclusive";
+}
+
+/**
+ * A row judged on our own figure measured in rounds against `< max` (memory), beside the baseline's
+ * rounds: our median with its interquartile range, the baseline's median, and the ratio of the two.
+ */
+export function belowTargetRow(
+  row: Pick<Row, "part" | "name" | "unit" | "note">,
+  ours: readonly number[],
+  base: readonly number[],
+  max: number,
+): Row {
+  const spread = summarize(ours);
+  return {
+    ...row,
+    ours: spread.median,
+    peer: median(base),
+    ratio: ratioOf(spread.median, median(base)),
+    oursSpread: spread,
+    target: `ours < ${max} ${row.unit}`,
+    verdict: belowInRounds(spread, max),
+  };
 }
 
 /** `0.972× [0.951–0.990]`: a median ratio with its interquartile range. */

@@ -8,6 +8,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import { trackMemoryPeak, type MemoryGrowth } from "../support/memory-peak.js";
 
 /** What to run. */
 export interface ExportJob {
@@ -23,11 +24,9 @@ export interface ExportJob {
 }
 
 /** What the probe reports. */
-export interface ExportProbe {
+export interface ExportProbe extends MemoryGrowth {
   lines: number;
   ms: number;
-  heapGrowthMiB: number;
-  rssGrowthMiB: number;
 }
 
 /** The raw loop: fetch + cursor, each page written as one chunk of `JSON.stringify(entry)` lines. */
@@ -89,27 +88,10 @@ const cli =
   job.kind === "cli"
     ? ((await import(pathToFileURL(join(job.cliDir!, "dist/index.js")).href)) as { run: Run })
     : undefined;
-const gc = (globalThis as { gc?: () => void }).gc;
-gc?.();
-const base = process.memoryUsage();
-let peakHeap = base.heapUsed;
-let peakRss = base.rss;
-const sample = () => {
-  const m = process.memoryUsage();
-  if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
-  if (m.rss > peakRss) peakRss = m.rss;
-};
-const timer = setInterval(sample, job.sampleMs);
+const memory = trackMemoryPeak(job.sampleMs);
 const started = performance.now();
 await (cli === undefined ? rawExport(job) : cliExport(job, cli.run));
 const ms = performance.now() - started;
-sample();
-clearInterval(timer);
-const MiB = 1024 * 1024;
-const result: ExportProbe = {
-  lines: await countLines(job.out),
-  ms,
-  heapGrowthMiB: (peakHeap - base.heapUsed) / MiB,
-  rssGrowthMiB: (peakRss - base.rss) / MiB,
-};
+const { heapGrowthMiB, rssGrowthMiB } = memory.stop();
+const result: ExportProbe = { lines: await countLines(job.out), ms, heapGrowthMiB, rssGrowthMiB };
 process.stdout.write(`${JSON.stringify(result)}\n`);

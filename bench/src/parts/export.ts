@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchConfig } from "../config.js";
-import { atLeastInRounds, belowInRounds, ratioOf, type Row } from "../report.js";
+import { atLeastInRounds, belowTargetRow, type Row } from "../report.js";
 import { ROOT } from "../results.js";
 import { runToEnd, srcFile, tsNodeArgs } from "../support/child.js";
 import type { EmulatorChild } from "../support/emulator-child.js";
-import { median, roundRatios, spread, summarize } from "../support/stats.js";
+import { median, roundRatios, spread } from "../support/stats.js";
 import type { ExportJob, ExportProbe } from "./export-probe.js";
 
 /** Target of the export: its entries/s relative to the raw loop. */
@@ -65,7 +65,6 @@ export async function runExport(config: BenchConfig, emu: EmulatorChild): Promis
     const s = roundRatios(cli, raw);
     const cliRss = runs.cli.map((p) => p.rssGrowthMiB);
     const rawRss = runs.raw.map((p) => p.rssGrowthMiB);
-    const rss = summarize(cliRss);
     const entries = emu.seedLogs.toLocaleString("en-US");
     return [
       {
@@ -82,21 +81,20 @@ export async function runExport(config: BenchConfig, emu: EmulatorChild): Promis
           `${entries} entries to an NDJSON file, each run in a fresh child process, ${s.rounds} interleaved rounds; ` +
           `min–max entries/s: CLI ${spread(cli)}, raw ${spread(raw)}`,
       },
-      {
-        part: 2,
-        name: "export memory, peak RSS growth: api-clients logs export vs raw-fetch NDJSON loop",
-        ours: rss.median,
-        peer: median(rawRss),
-        unit: "MiB",
-        ratio: ratioOf(rss.median, median(rawRss)),
-        oursSpread: rss,
-        target: `ours < ${EXPORT_MEMORY_MIB} MiB`,
-        verdict: belowInRounds(rss, EXPORT_MEMORY_MIB),
-        note:
-          `the same ${rss.rounds} interleaved runs over ${entries} entries, memoryUsage() every ` +
-          `${config.memory.sampleMs} ms over a baseline after gc(); ours is the median [IQR]; ` +
-          `min–max MiB: CLI ${spread(cliRss, 1)}, raw ${spread(rawRss, 1)}`,
-      },
+      belowTargetRow(
+        {
+          part: 2,
+          name: "export memory, peak RSS growth: api-clients logs export vs raw-fetch NDJSON loop",
+          unit: "MiB",
+          note:
+            `the same ${s.rounds} interleaved runs over ${entries} entries, memoryUsage() every ` +
+            `${config.memory.sampleMs} ms over a baseline after gc(); ours is the median [IQR]; ` +
+            `min–max MiB: CLI ${spread(cliRss, 1)}, raw ${spread(rawRss, 1)}`,
+        },
+        cliRss,
+        rawRss,
+        EXPORT_MEMORY_MIB,
+      ),
     ];
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -1,18 +1,12 @@
 // Part 2: paging through the emulator's log with `logs.iterate()` vs a raw fetch + cursor loop:
 // throughput with and without consumer work, and memory growth measured in a child process.
 import type { BenchConfig } from "../config.js";
-import { atLeastInRounds, belowInRounds, ratioOf, type Row } from "../report.js";
+import { atLeastInRounds, belowTargetRow, type Row } from "../report.js";
 import { runToEnd, srcFile, tsNodeArgs } from "../support/child.js";
 import type { EmulatorChild } from "../support/emulator-child.js";
 import { LOOPS, type Loop, type LoopTarget } from "../support/loops.js";
-import {
-  interleave,
-  median,
-  roundRatios,
-  spread,
-  summarize,
-  withTimeout,
-} from "../support/stats.js";
+import type { MemoryGrowth } from "../support/memory-peak.js";
+import { interleave, median, roundRatios, spread, withTimeout } from "../support/stats.js";
 
 const PAGE_SIZE = 1_000;
 
@@ -20,11 +14,9 @@ const PAGE_SIZE = 1_000;
 export const MEMORY_TARGET_MIB = 64;
 
 /** Result of one memory probe. */
-export interface MemoryProbe {
+export interface MemoryProbe extends MemoryGrowth {
   entries: number;
   ms: number;
-  heapGrowthMiB: number;
-  rssGrowthMiB: number;
 }
 
 /** Runs `loop` once and returns entries per second; fails if it did not read every entry. */
@@ -172,23 +164,23 @@ export async function runPagination(
   ] as const) {
     const ours = probes["ours"]!.map((p) => p[key]);
     const raw = probes["raw"]!.map((p) => p[key]);
-    const s = summarize(ours);
-    rows.push({
-      part: 2,
-      name: `paging memory, peak ${what} growth: logs.iterate() vs raw loop`,
-      ours: s.median,
-      peer: median(raw),
-      unit: "MiB",
-      ratio: ratioOf(s.median, median(raw)),
-      oursSpread: s,
-      target: `ours < ${MEMORY_TARGET_MIB} MiB`,
-      verdict: belowInRounds(s, MEMORY_TARGET_MIB),
-      note:
-        `${s.rounds} interleaved rounds, each a whole run of ${emu.seedLogs.toLocaleString("en-US")} entries ` +
-        `in a fresh child process (emulator in another), memoryUsage() every ${sampleMs} ms and at each ` +
-        `page, over a baseline after gc(); ours is the median [IQR]; min–max MiB: ours ${spread(ours, 1)}, ` +
-        `raw ${spread(raw, 1)}`,
-    });
+    rows.push(
+      belowTargetRow(
+        {
+          part: 2,
+          name: `paging memory, peak ${what} growth: logs.iterate() vs raw loop`,
+          unit: "MiB",
+          note:
+            `${rounds} interleaved rounds, each a whole run of ${emu.seedLogs.toLocaleString("en-US")} entries ` +
+            `in a fresh child process (emulator in another), memoryUsage() every ${sampleMs} ms and at each ` +
+            `page, over a baseline after gc(); ours is the median [IQR]; min–max MiB: ours ${spread(ours, 1)}, ` +
+            `raw ${spread(raw, 1)}`,
+        },
+        ours,
+        raw,
+        MEMORY_TARGET_MIB,
+      ),
+    );
   }
   return rows;
 }
