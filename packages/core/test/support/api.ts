@@ -158,15 +158,7 @@ export function testApi(baseUrl: string, options: ClientOptions = {}): Api<paths
   });
 }
 
-/** Runs `promise` and returns what it rejected with (fails the test if it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject, but it resolved");
-}
+export { rejection } from "./rejection.js";
 
 /** Runs `fn` and returns what it threw (fails the test if it returns). */
 export function thrown(fn: () => unknown): unknown {

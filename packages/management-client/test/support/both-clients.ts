@@ -51,12 +51,4 @@ export const RENAMED = {
   database_name: "renamed",
 } as const;
 
-/** Runs `promise` and returns what it rejected with (fails the test if it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject, but it resolved");
-}
+export { rejection } from "../../../core/test/support/rejection.js";
