@@ -250,8 +250,14 @@ function addCommand(
       c.err("(dry run: nothing was sent)");
       return;
     }
-    if (row.deletes !== undefined && opts["yes"] !== true)
-      await confirm(c, `Delete ${row.deletes} ${args.map((f, i) => received[i]).join(" ")}`);
+    if (row.deletes !== undefined && opts["yes"] !== true) {
+      // Named by its positional arguments and any required flag (a team member by team and e-mail).
+      const named = [
+        ...args.map((_, i) => received[i] as string),
+        ...flags.filter((f) => f.input.required).map((f) => String(opts[camel(f.flag)] ?? "")),
+      ];
+      await confirm(c, `Delete ${row.deletes} ${named.filter(Boolean).join(" ")}`);
+    }
     const result = await send(c, op, input);
     print(c, op, row.view, result, opts);
   });
