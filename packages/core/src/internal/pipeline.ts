@@ -37,6 +37,8 @@ import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-p
 import { checkParams, checkValue, requireWellFormed, type OperationSpec } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
+import { Deadline } from "./deadline.js";
+import { createRateLimitGate } from "./rate-limit-gate.js";
 
 /** What a client passes to {@link createApi}. */
 export interface ApiConfig {
@@ -82,7 +84,7 @@ export interface Api<Paths extends {}> {
 }
 
 /** The per-call limits openapi-fetch copies onto its `Request` from the call's options. */
-type CallRequest = Request & { timeoutMs?: unknown; maxRetries?: unknown };
+type CallRequest = Request & { timeoutMs?: unknown; maxRetries?: unknown; deadlineMs?: unknown };
 
 function emit(logger: Logger | undefined, event: LogEvent): void {
   if (logger === undefined) return;
@@ -185,6 +187,9 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   const baseFetch = options.fetch;
   /** The operation of each request in flight, found by the middleware from its `schemaPath`. */
   const operationOf = new WeakMap<Request, OperationSpec>();
+  const gate = createRateLimitGate(options.rateLimiter, baseUrl, authorization, (event) =>
+    emit(logger, event),
+  );
 
   const middleware: Middleware = {
     onRequest({ request, schemaPath, params }) {
@@ -254,9 +259,21 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     const idempotent = operation?.idempotent ?? isIdempotentMethod(method);
     const userSignal = request.signal;
     request.headers.set("authorization", authorization);
+    // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
+    const deadline = new Deadline(limits.deadlineMs);
+    const gated = { method, url, signal: userSignal, deadline };
 
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
+      // [rate limit] Wait until the budget the server reported has room for this attempt.
+      await gate.pace(gated, attempt);
+      const attemptMs = Math.min(limits.timeoutMs, deadline.remaining());
+      if (attemptMs <= 0) {
+        throw deadline.exceeded(
+          { method, url, attempts: attempt - 1 },
+          "no time left for an attempt",
+        );
+      }
       emit(logger, { type: "request", method, url, attempt });
       // Build: a request with a body is cloned while another attempt may need the body again.
       const outgoing =
@@ -267,7 +284,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       const timer = setTimeout(() => {
         timedOut = true;
         controller.abort();
-      }, limits.timeoutMs);
+      }, attemptMs);
       const forwardAbort = () => controller.abort(userSignal.reason);
       userSignal.addEventListener("abort", forwardAbort);
       const started = logger === undefined ? 0 : performance.now();
@@ -286,16 +303,20 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
             durationMs,
           });
         }
+        // [rate limit] Learn the budget the answer states.
+        await gate.report(gated, response);
         // Decide on the status alone: a response to retry is not read.
         decision = response.ok
           ? { retry: false, reason: "ok" }
-          : retryDecision({
-              attempt,
-              maxRetries: limits.maxRetries,
-              idempotent,
-              status: response.status,
-              headers: response.headers,
-            });
+          : deadline.bound(
+              retryDecision({
+                attempt,
+                maxRetries: limits.maxRetries,
+                idempotent,
+                status: response.status,
+                headers: response.headers,
+              }),
+            );
         if (decision.retry) {
           response.body?.cancel().catch(() => undefined);
         } else {
@@ -327,20 +348,34 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
           emit(logger, { type: "error", method, url, attempt, error: failure.message });
           throw failure;
         }
-        const failure = attemptFailure(error, {
+        const attemptFailed = attemptFailure(error, {
           method,
           url,
           timeoutMs: limits.timeoutMs,
           timedOut,
           attempt,
         });
-        decision = retryDecision({
+        const next = retryDecision({
           attempt,
           maxRetries: limits.maxRetries,
           idempotent,
-          error: failure,
+          error: attemptFailed,
         });
-        if (!decision.retry) {
+        decision = deadline.bound(next);
+        // [deadline] The attempt was cut short by the deadline, or its retry would pass it.
+        const failure =
+          timedOut && attemptMs < limits.timeoutMs
+            ? deadline.exceeded(
+                { method, url, attempts: attempt, cause: error },
+                "the attempt in flight was stopped",
+              )
+            : next.retry && !decision.retry
+              ? deadline.exceeded(
+                  { method, url, attempts: attempt, cause: attemptFailed },
+                  `${decision.note ?? ""} (last attempt: ${attemptFailed.message})`,
+                )
+              : attemptFailed;
+        if (!decision.retry || failure !== attemptFailed) {
           emit(logger, { type: "error", method, url, attempt, error: failure.message });
           throw failure;
         }
