@@ -26,6 +26,7 @@ export {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
+  type CallLogFields,
   type ClientOptions,
   type ErrorLogEvent,
   type LogEvent,
@@ -41,6 +42,7 @@ export {
   type WarningLogEvent,
 } from "./options.js";
 export { MAX_RETRY_AFTER_MS } from "./internal/retry-policy.js";
+export type { AttemptTrace, CallTrace } from "./internal/tracing.js";
 export {
   createRateLimiter,
   type ConfiguredLimit,

@@ -2,24 +2,28 @@
 // says within the caller's signal and the call's deadline, log the wait) and `report` after each answer.
 // A limiter that fails never fails a call: the attempt goes ahead and a warning says why.
 import { AbortError } from "../errors.js";
-import type { LogEvent, RateLimitAnswer, RateLimitContext, RateLimiter } from "../options.js";
+import type { RateLimitAnswer, RateLimitContext, RateLimiter } from "../options.js";
 import { seconds, type Deadline } from "./deadline.js";
 import { RESET_MARGIN_MS } from "./rate-limit-headers.js";
 import { budgetKey } from "./rate-limit.js";
 import { sleep } from "./sleep.js";
 
-/** One call as the gate sees it. */
+/** One call as the gate sees it: where its waits and warnings are reported (its watch). */
 export interface GatedCall {
   readonly method: string;
   readonly url: string;
   readonly signal: AbortSignal;
   readonly deadline: Deadline;
+  readonly watch: {
+    warn(message: string): void;
+    rateLimitWait(attempt: number, delayMs: number): void;
+  };
 }
 
 /** The gate of one client: its limiter and its budget key. */
 export interface RateLimitGate {
-  /** Waits until the limiter lets attempt `attempt` go. */
-  pace(call: GatedCall, attempt: number): Promise<void>;
+  /** Waits until the limiter lets attempt `attempt` go; resolves to the milliseconds it waited. */
+  pace(call: GatedCall, attempt: number): Promise<number>;
   /** Tells the limiter what an answer stated. */
   report(call: GatedCall, answer: RateLimitAnswer): Promise<void>;
 }
@@ -29,12 +33,12 @@ function describe(error: unknown): string {
 }
 
 /** The context a limiter gets: the call's signal, ended early by its deadline only when asked for. */
-function contextOf(call: GatedCall, emit: (event: LogEvent) => void): RateLimitContext {
+function contextOf(call: GatedCall): RateLimitContext {
   return {
     get signal() {
       return AbortSignal.any([call.signal, AbortSignal.timeout(call.deadline.remaining())]);
     },
-    warn: (message) => emit({ type: "warning", method: call.method, url: call.url, message }),
+    warn: (message) => call.watch.warn(message),
   };
 }
 
@@ -43,12 +47,12 @@ export function createRateLimitGate(
   limiter: RateLimiter,
   baseUrl: string,
   authorization: string,
-  emit: (event: LogEvent) => void,
 ): RateLimitGate {
   const key = budgetKey(baseUrl, authorization);
   return {
     async pace(call, attempt) {
-      const context = contextOf(call, emit);
+      const context = contextOf(call);
+      let waited = 0;
       for (;;) {
         let waitMs: number;
         try {
@@ -56,9 +60,9 @@ export function createRateLimitGate(
         } catch (error) {
           if (call.signal.aborted) throw new AbortError(call.signal.reason);
           context.warn(`rate limiter failed (${describe(error)}); sending without it`);
-          return;
+          return waited;
         }
-        if (!(waitMs > 0)) return;
+        if (!(waitMs > 0)) return waited;
         const delayMs = Math.ceil(waitMs) + RESET_MARGIN_MS;
         if (call.deadline.crossedBy(delayMs)) {
           throw call.deadline.exceeded(
@@ -67,7 +71,8 @@ export function createRateLimitGate(
               `${new Date(Date.now() + waitMs).toISOString()} (${seconds(waitMs)} from now)`,
           );
         }
-        emit({ type: "rate-limit", method: call.method, url: call.url, attempt, delayMs });
+        call.watch.rateLimitWait(attempt, delayMs);
+        waited += delayMs;
         try {
           await sleep(delayMs, call.signal);
         } catch {
@@ -76,7 +81,7 @@ export function createRateLimitGate(
       }
     },
     async report(call, answer) {
-      const context = contextOf(call, emit);
+      const context = contextOf(call);
       try {
         await limiter.report(key, answer, context);
       } catch (error) {
