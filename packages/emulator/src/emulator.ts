@@ -16,6 +16,7 @@ import { entriesProblem, simulateProblem, snapshotProblem } from "./internal/lim
 import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { rateLimitProblem, RateLimits, type RateLimitCounts } from "./internal/rate-limits.js";
+import { RequestLog, type RequestRecord } from "./internal/request-log.js";
 import { Router } from "./internal/router.js";
 import { handleRequest } from "./internal/server.js";
 
@@ -80,6 +81,11 @@ export interface EmulatorOptions {
    * @default undefined (unlimited, no headers)
    */
   dailyQuota?: number;
+  /**
+   * Called with each API request once it is answered (method, path without query, status,
+   * operationId, `traceparent`); the CLI's `--log-requests` prints them. @default undefined
+   */
+  onRequest?: (record: RequestRecord) => void;
   /** Longest time to receive a whole request, milliseconds. @default 30000 */
   requestTimeoutMs?: number;
   /** Longest time to receive the request headers, milliseconds. @default 10000 */
@@ -147,7 +153,12 @@ export interface Emulator {
   readonly faults: { add(rule: FaultRule): void; clear(): void; readonly size: number };
   /** Logs requests let through and refused (429) by `burstLimit`/`dailyQuota` since start or `reset()`. */
   readonly rateLimits: RateLimitCounts;
-  /** Back to the state at start: generated logs only, no management resources, no faults, fresh rate-limit windows. */
+  /**
+   * The last 1,000 API requests (admin requests excluded), oldest first: method, path (never the
+   * query), status, operationId, and the W3C `traceparent`/`tracestate` each carried.
+   */
+  requests(): RequestRecord[];
+  /** Back to the state at start: generated logs only, no management resources, no faults, no requests, fresh rate-limit windows. */
   reset(): void;
   /** The current state (management resources and appended logs). */
   snapshot(): EmulatorSnapshot;
@@ -194,6 +205,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const baseCount = base.length;
   const management = new ManagementState();
   const faults = new Faults();
+  const requests = new RequestLog();
+  if (options.onRequest) requests.listen(options.onRequest);
   let simulated = 0;
 
   const toEntry = (e: StoredEntry): LogEntry => entryObject(e) as LogEntry;
@@ -235,9 +248,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     get rateLimits() {
       return rateLimits.totals;
     },
+    requests: () => requests.list(),
     reset() {
       faults.clear();
       rateLimits.reset();
+      requests.clear();
       management.reset();
       store.load(base, store.sequence);
     },
@@ -268,6 +283,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: emulator.faults,
     reset: () => emulator.reset(),
     snapshot: () => emulator.snapshot(),
+    requests: () => requests.list(),
     restore: (s: never) => emulator.restore(s),
     logs: {
       append: (entries) => logs.append(entries as LogEntryInput[]),
@@ -292,6 +308,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     admin,
     cors,
     adminAccess,
+    requests,
   };
   server.on("request", (req, res) => void handleRequest(ctx, req, res));
   server.on("clientError", (_err, socket) => {
