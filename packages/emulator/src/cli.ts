@@ -2,6 +2,7 @@
 // `api-clients-emulator`: starts the emulator from a terminal and stops it on SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorAccount, type EmulatorOptions } from "./emulator.js";
+import { formatRequest } from "./internal/request-log.js";
 
 const USAGE = `Usage: api-clients-emulator [options]
 
@@ -10,6 +11,8 @@ const USAGE = `Usage: api-clients-emulator [options]
   --seed-logs N         generate N log entries at start (default 0)
   --seed N              seed of the log generator (default 1)
   --logs-token TOKEN    Bearer token of the logs API (default: random)
+  --burst-limit N       logs requests per second per token; more get 429 (default: unlimited)
+  --daily-quota N       logs requests per UTC day per token; more get 429 (default: unlimited)
   --account EMAIL:KEY   management account (repeatable; default: one random account)
   --cors-origin ORIGIN  origin allowed to read the APIs from a browser (repeatable; default "*";
                         "none" sends no CORS headers)
@@ -17,6 +20,8 @@ const USAGE = `Usage: api-clients-emulator [options]
                         (repeatable)
   --admin-origin ORIGIN extra page origin allowed to call the admin API besides loopback pages
                         (repeatable)
+  --log-requests        print each API request on stderr once answered (method, path, status,
+                        operationId, traceparent)
   --help                show this text`;
 
 function fail(message: string): never {
@@ -41,10 +46,13 @@ async function main(): Promise<void> {
         "seed-logs": { type: "string" },
         seed: { type: "string" },
         "logs-token": { type: "string" },
+        "burst-limit": { type: "string" },
+        "daily-quota": { type: "string" },
         account: { type: "string", multiple: true },
         "cors-origin": { type: "string", multiple: true },
         "admin-host": { type: "string", multiple: true },
         "admin-origin": { type: "string", multiple: true },
+        "log-requests": { type: "boolean" },
         help: { type: "boolean" },
       },
       strict: true,
@@ -69,6 +77,10 @@ async function main(): Promise<void> {
   if (port !== undefined) options.port = port;
   if (seedLogs !== undefined) options.seedLogs = seedLogs;
   if (seed !== undefined) options.seed = seed;
+  const burstLimit = integer("burst-limit", values["burst-limit"]);
+  const dailyQuota = integer("daily-quota", values["daily-quota"]);
+  if (burstLimit !== undefined) options.burstLimit = burstLimit;
+  if (dailyQuota !== undefined) options.dailyQuota = dailyQuota;
   if (values.host !== undefined) options.host = values.host;
   if (values["logs-token"] !== undefined) options.logsToken = values["logs-token"];
   const cors = values["cors-origin"];
@@ -80,6 +92,9 @@ async function main(): Promise<void> {
   }
   if (values["admin-host"] !== undefined) options.adminHosts = values["admin-host"];
   if (values["admin-origin"] !== undefined) options.adminOrigins = values["admin-origin"];
+  if (values["log-requests"]) {
+    options.onRequest = (record) => process.stderr.write(`${formatRequest(record)}\n`);
+  }
 
   let emu;
   try {

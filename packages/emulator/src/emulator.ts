@@ -15,6 +15,8 @@ import {
 import { entriesProblem, simulateProblem, snapshotProblem } from "./internal/limits.js";
 import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
+import { rateLimitProblem, RateLimits, type RateLimitCounts } from "./internal/rate-limits.js";
+import { RequestLog, type RequestRecord } from "./internal/request-log.js";
 import { Router } from "./internal/router.js";
 import { handleRequest } from "./internal/server.js";
 
@@ -67,6 +69,23 @@ export interface EmulatorOptions {
    * are not affected. @default []
    */
   adminOrigins?: readonly string[];
+  /**
+   * Requests per second each logs token may make (the service's burst limit); past it the logs API
+   * answers 429. Every logs answer then states `Burst-RateLimit-Limit/Remaining/Reset` (Reset in Unix
+   * seconds; windows are whole seconds). @default undefined (unlimited, no headers)
+   */
+  burstLimit?: number;
+  /**
+   * Requests per UTC day each logs token may make (the service's daily quota); past it the logs API
+   * answers 429. Every logs answer then states `RateLimit-Limit/Remaining/Reset`.
+   * @default undefined (unlimited, no headers)
+   */
+  dailyQuota?: number;
+  /**
+   * Called with each API request once it is answered (method, path without query, status,
+   * operationId, `traceparent`); the CLI's `--log-requests` prints them. @default undefined
+   */
+  onRequest?: (record: RequestRecord) => void;
   /** Longest time to receive a whole request, milliseconds. @default 30000 */
   requestTimeoutMs?: number;
   /** Longest time to receive the request headers, milliseconds. @default 10000 */
@@ -132,7 +151,14 @@ export interface Emulator {
   readonly logs: EmulatorLogs;
   /** Fault injection: rules applied before normal handling. */
   readonly faults: { add(rule: FaultRule): void; clear(): void; readonly size: number };
-  /** Back to the state at start: generated logs only, no management resources, no faults. */
+  /** Logs requests let through and refused (429) by `burstLimit`/`dailyQuota` since start or `reset()`. */
+  readonly rateLimits: RateLimitCounts;
+  /**
+   * The last 1,000 API requests (admin requests excluded), oldest first: method, path (never the
+   * query), status, operationId, and the W3C `traceparent`/`tracestate` each carried.
+   */
+  requests(): RequestRecord[];
+  /** Back to the state at start: generated logs only, no management resources, no faults, no requests, fresh rate-limit windows. */
   reset(): void;
   /** The current state (management resources and appended logs). */
   snapshot(): EmulatorSnapshot;
@@ -163,6 +189,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const cors = checkCorsSetting(options.corsOrigin);
   const adminAccess = checkAdminAccess(options.adminHosts, options.adminOrigins);
   const first = accounts[0] as EmulatorAccount;
+  const limitProblem = rateLimitProblem(options);
+  if (limitProblem) throw new TypeError(limitProblem);
+  const rateLimits = new RateLimits({
+    burstLimit: options.burstLimit,
+    dailyQuota: options.dailyQuota,
+  });
   const seed = options.seed ?? 1;
   const auth = new Auth(logsToken, accounts);
 
@@ -173,6 +205,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const baseCount = base.length;
   const management = new ManagementState();
   const faults = new Faults();
+  const requests = new RequestLog();
+  if (options.onRequest) requests.listen(options.onRequest);
   let simulated = 0;
 
   const toEntry = (e: StoredEntry): LogEntry => entryObject(e) as LogEntry;
@@ -211,8 +245,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return faults.size;
       },
     },
+    get rateLimits() {
+      return rateLimits.totals;
+    },
+    requests: () => requests.list(),
     reset() {
       faults.clear();
+      rateLimits.reset();
+      requests.clear();
       management.reset();
       store.load(base, store.sequence);
     },
@@ -243,6 +283,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: emulator.faults,
     reset: () => emulator.reset(),
     snapshot: () => emulator.snapshot(),
+    requests: () => requests.list(),
     restore: (s: never) => emulator.restore(s),
     logs: {
       append: (entries) => logs.append(entries as LogEntryInput[]),
@@ -263,9 +304,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     auth: () => auth,
     logs: store,
     management,
+    rateLimits,
     admin,
     cors,
     adminAccess,
+    requests,
   };
   server.on("request", (req, res) => void handleRequest(ctx, req, res));
   server.on("clientError", (_err, socket) => {
@@ -293,6 +336,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     logs,
     faults: emulator.faults,
+    get rateLimits() {
+      return rateLimits.totals;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
