@@ -32,7 +32,7 @@ import {
   type RequestOptions,
 } from "../options.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
-import { redactUrl, secretRedactor } from "./redact.js";
+import { redactHeaders, redactUrl, secretRedactor } from "./redact.js";
 import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
 import { checkParams, checkValue, requireWellFormed, type OperationSpec } from "./schema.js";
 import { sleep } from "./sleep.js";
@@ -87,9 +87,11 @@ type CallRequest = Request & { timeoutMs?: unknown; maxRetries?: unknown };
 function emit(logger: Logger | undefined, event: LogEvent): void {
   if (logger === undefined) return;
   try {
-    logger(event);
+    // A failing logger must never break a request, nor (when async) reject unhandled.
+    const result = logger(event) as unknown;
+    if (result instanceof Promise) result.catch(() => undefined);
   } catch {
-    // A failing logger must never break a request.
+    // As above.
   }
 }
 
@@ -227,8 +229,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   ): Response {
     if (response.ok) return new BufferedResponse(bytes, response, exchange);
     const text = redact(new TextDecoder().decode(bytes));
-    const headers = new Headers();
-    for (const [name, value] of response.headers) headers.append(name, redact(value));
+    const headers = redactHeaders(response.headers, redact);
     const error = ApiError.from({
       status: response.status,
       headers,
