@@ -6,22 +6,20 @@ export const DEFAULT_MAX_EMPTY_PAGES = 100;
 
 /**
  * How many recent cursors are remembered to catch a server that sends one again. Each is kept as its
- * length and a 53-bit hash, so they take under 2 MiB whatever the cursors' size.
+ * length and a 64-bit hash, so they take under 2 MiB whatever the cursors' size.
  */
 const REMEMBERED_CURSORS = 10_000;
 
-/** The key a cursor is remembered by: its length and a 53-bit hash of it (cyrb53). */
+/** The key a cursor is remembered by: its length and two 32-bit hashes of it (FNV-1a and another). */
 function cursorKey(cursor: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+  let a = 0x811c9dc5;
+  let b = 0;
   for (let i = 0; i < cursor.length; i++) {
     const code = cursor.charCodeAt(i);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ (b >>> 15), 0x5bd1e995) + code;
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${cursor.length}:${4294967296 * (2097151 & h2) + (h1 >>> 0)}`;
+  return `${cursor.length}:${a}:${b}`;
 }
 
 /** How {@link paginate} reads a page: its next cursor and how many items it holds. */

@@ -42,7 +42,7 @@ export function secretRedactor(secrets: readonly string[]): (text: string) => st
 export const MAX_BODY_DEPTH = 256;
 
 /** Said in an error whose body was not kept because it nests deeper than {@link MAX_BODY_DEPTH}. */
-export const TOO_DEEP_NOTE = `body not kept: nested deeper than ${MAX_BODY_DEPTH} levels`;
+export const TOO_DEEP_NOTE = "body not kept: nested deeper than 256 levels";
 
 /**
  * A copy of a parsed body with `redact` applied to every string and key (so an echo written with JSON
@@ -58,29 +58,23 @@ export function redactData(value: unknown, redact: (text: string) => string): un
   }
 }
 
-const TOO_DEEP = new Error("too deep");
+/** Thrown (and caught) by `copy` past the depth limit; a plain object, so nothing runs at load. */
+const TOO_DEEP = {};
 
 function copy(value: unknown, redact: (text: string) => string, depth: number): unknown {
   if (typeof value === "string") return redact(value);
   if (typeof value !== "object" || value === null) return value;
   if (depth >= MAX_BODY_DEPTH) throw TOO_DEEP;
   if (Array.isArray(value)) return value.map((item) => copy(item, redact, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const redacted = copy(item, redact, depth + 1);
-    Object.defineProperty(out, redact(key), {
-      value: redacted,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
+  // `fromEntries` defines the keys, so an own `__proto__` stays data.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [redact(key), copy(item, redact, depth + 1)]),
+  );
 }
 
 /** A copy of response headers with `redact` applied to every value. */
 export function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {
-  const out = new Headers();
-  for (const [name, value] of headers) out.append(name, redact(value));
-  return out;
+  return new Headers(
+    [...headers].map(([name, value]) => [name, redact(value)] as [string, string]),
+  );
 }
