@@ -103,10 +103,9 @@ interface Ergonomic {
  * (timeout, reset connection, 5xx): `maybeApplied: true`, and a sentence in its message.
  */
 function maybeApplied<E>(error: E, uncertain: boolean): E {
-  if (uncertain && error instanceof ApiClientError && !error.maybeApplied) {
+  if (uncertain && error instanceof ApiClientError) {
     error.maybeApplied = true;
-    error.message +=
-      " The change may have been applied: an earlier attempt's outcome is unknown (timeout, reset connection or 5xx); check before repeating it.";
+    error.message += " The change may have been applied (an earlier attempt's outcome is unknown).";
   }
   return error;
 }
