@@ -171,7 +171,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? Date.now()),
   );
   const baseCount = base.length;
-  const management = new ManagementState();
+  const management = new ManagementState(accounts);
   const faults = new Faults();
   let simulated = 0;
 

@@ -195,7 +195,15 @@ export function snapshotProblem(snap: unknown): string | undefined {
     if (nestingProblem(m, LIMITS.managementDepth, Infinity) === "deep") {
       return `management: must nest at most ${LIMITS.managementDepth} levels deep`;
     }
-    for (const k of ["databases", "backups", "teams", "indexes"]) {
+    for (const k of [
+      "databases",
+      "backups",
+      "teams",
+      "indexes",
+      "searchIndexes",
+      "qstashUsers",
+      "auditLogs",
+    ]) {
       if (m[k] !== undefined && !(Array.isArray(m[k]) && (m[k] as unknown[]).every(isObj))) {
         return `management.${k}: must be an array of objects`;
       }
