@@ -82,6 +82,7 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
   }
   const authorization = basicAuthorization(email, apiKey);
   const ctx = createApi<paths>({
+    api: "management",
     options: shared,
     defaultBaseUrl: DEFAULT_BASE_URL,
     authorization,

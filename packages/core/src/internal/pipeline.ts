@@ -27,12 +27,11 @@ import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type ClientOptions,
-  type LogEvent,
-  type Logger,
   type RequestOptions,
 } from "../options.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
 import { redactUrl, secretRedactor } from "./redact.js";
+import { watchCall, type Watch } from "./tracing.js";
 import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
 import { checkParams, checkValue, requireWellFormed, type OperationSpec } from "./schema.js";
 import { sleep } from "./sleep.js";
@@ -40,6 +39,8 @@ import { validateClientOptions, validateLimits, type Limits } from "./client-opt
 
 /** What a client passes to {@link createApi}. */
 export interface ApiConfig {
+  /** Which API, as tracing names it: `"logs"` or `"management"`. */
+  readonly api: string;
   /** The user's client options (validated here; `ValidationError` when wrong). */
   readonly options: ClientOptions;
   /** Base URL used when `options.baseUrl` is not set. */
@@ -84,13 +85,10 @@ export interface Api<Paths extends {}> {
 /** The per-call limits openapi-fetch copies onto its `Request` from the call's options. */
 type CallRequest = Request & { timeoutMs?: unknown; maxRetries?: unknown };
 
-function emit(logger: Logger | undefined, event: LogEvent): void {
-  if (logger === undefined) return;
-  try {
-    logger(event);
-  } catch {
-    // A failing logger must never break a request.
-  }
+/** What an ergonomic call hands its `send`: warnings to report, and where to leave the watch. */
+interface Ergonomic {
+  readonly warnings: readonly string[];
+  watch?: Watch;
 }
 
 function describeCause(error: unknown): string {
@@ -183,17 +181,20 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   const redact = secretRedactor([config.authorization, ...config.secrets]);
   const authorization = config.authorization;
   const baseFetch = options.fetch;
-  /** The operation of each request in flight, found by the middleware from its `schemaPath`. */
-  const operationOf = new WeakMap<Request, OperationSpec>();
+  /** The operation of each request in flight (found by the middleware from its `schemaPath`), and its id. */
+  const operationOf = new WeakMap<
+    Request,
+    { operation: OperationSpec; operationId: string; callId: string }
+  >();
 
   const middleware: Middleware = {
-    onRequest({ request, schemaPath, params }) {
-      const id = routes[`${request.method} ${schemaPath}`];
-      const operation = id === undefined ? undefined : operations[id];
+    onRequest({ request, schemaPath, params, id: callId }) {
+      const operationId = routes[`${request.method} ${schemaPath}`];
+      const operation = operationId === undefined ? undefined : operations[operationId];
       if (operation === undefined) return undefined;
       checkParams(operation.params, "path", params.path, "");
       checkParams(operation.params, "query", params.query, "");
-      operationOf.set(request, operation);
+      operationOf.set(request, { operation, operationId: operationId as string, callId });
       return undefined;
     },
   };
@@ -245,22 +246,55 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   }
 
   /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
-  async function send(input: Request): Promise<Response> {
+  async function send(input: Request, ergonomic?: Ergonomic): Promise<Response> {
     const request = input as CallRequest;
+    const { method } = request;
+    const found = operationOf.get(request);
+    const operation = found?.operation;
+    const watch = watchCall(
+      {
+        api: config.api,
+        operationId: found?.operationId ?? "",
+        method,
+        path: operation?.path ?? "",
+        url: request.url,
+        callId: found?.callId ?? "",
+      },
+      logger,
+    );
+    try {
+      for (const message of ergonomic?.warnings ?? []) watch.warn(message);
+      const response = await attempts(request, operation, watch);
+      // An ergonomic call ends when its result is read (`call()` finishes it); a raw one here.
+      if (ergonomic !== undefined) ergonomic.watch = watch;
+      else watch.finish(BufferedResponse.exchangeOf(response)?.error);
+      return response;
+    } catch (error) {
+      watch.finish(error);
+      throw error;
+    }
+  }
+
+  /** Every attempt of one request: build → attempt → decide → wait → retry. */
+  async function attempts(
+    request: CallRequest,
+    operation: OperationSpec | undefined,
+    watch: Watch,
+  ): Promise<Response> {
     const { method } = request;
     const url = redactUrl(request.url);
     const limits: Limits = validateLimits(request, options);
-    const operation = operationOf.get(request);
     const idempotent = operation?.idempotent ?? isIdempotentMethod(method);
     const userSignal = request.signal;
     request.headers.set("authorization", authorization);
 
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
-      emit(logger, { type: "request", method, url, attempt });
       // Build: a request with a body is cloned while another attempt may need the body again.
       const outgoing =
         request.body !== null && attempt <= limits.maxRetries ? request.clone() : request;
+      // The rate-limit gate's wait before this attempt goes here (0 until there is one).
+      watch.attempt(attempt, outgoing.headers);
       // Attempt: one timer covers the response and its whole body; the user's abort is forwarded.
       const controller = new AbortController();
       let timedOut = false;
@@ -270,22 +304,11 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       }, limits.timeoutMs);
       const forwardAbort = () => controller.abort(userSignal.reason);
       userSignal.addEventListener("abort", forwardAbort);
-      const started = logger === undefined ? 0 : performance.now();
       let decision: RetryDecision;
       let response: Response | undefined;
       try {
         response = await baseFetch(outgoing, { signal: controller.signal });
-        if (logger !== undefined) {
-          const durationMs = Math.round(performance.now() - started);
-          emit(logger, {
-            type: "response",
-            method,
-            url,
-            status: response.status,
-            attempt,
-            durationMs,
-          });
-        }
+        watch.response(response.status);
         // Decide on the status alone: a response to retry is not read.
         decision = response.ok
           ? { retry: false, reason: "ok" }
@@ -307,41 +330,40 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
           const exchange = { method, url, attempts: attempt, redact };
           const final = finalResponse(response, bytes, exchange, note);
           const error = BufferedResponse.exchangeOf(final)?.error;
-          if (error !== undefined) {
-            emit(logger, { type: "error", method, url, attempt, error: error.message });
-          }
+          watch.settle({ status: response.status, bytes: read.byteLength, error });
           return final;
         }
       } catch (error) {
-        if (userSignal.aborted) throw new AbortError(userSignal.reason);
-        if (error instanceof BodyTooLarge && response !== undefined) {
-          const failure = new InvalidResponseError({
-            status: response.status,
-            headers: response.headers,
-            body: undefined,
-            method,
-            url,
-            attempts: attempt,
-            reason: `response body is larger than maxResponseBytes (${limits.maxResponseBytes} bytes)`,
-          });
-          emit(logger, { type: "error", method, url, attempt, error: failure.message });
-          throw failure;
-        }
-        const failure = attemptFailure(error, {
-          method,
-          url,
-          timeoutMs: limits.timeoutMs,
-          timedOut,
-          attempt,
-        });
-        decision = retryDecision({
-          attempt,
-          maxRetries: limits.maxRetries,
-          idempotent,
-          error: failure,
-        });
+        const failure = userSignal.aborted
+          ? new AbortError(userSignal.reason)
+          : error instanceof BodyTooLarge && response !== undefined
+            ? new InvalidResponseError({
+                status: response.status,
+                headers: response.headers,
+                body: undefined,
+                method,
+                url,
+                attempts: attempt,
+                reason: `response body is larger than maxResponseBytes (${limits.maxResponseBytes} bytes)`,
+              })
+            : attemptFailure(error, {
+                method,
+                url,
+                timeoutMs: limits.timeoutMs,
+                timedOut,
+                attempt,
+              });
+        decision =
+          failure instanceof ConnectionError
+            ? retryDecision({
+                attempt,
+                maxRetries: limits.maxRetries,
+                idempotent,
+                error: failure,
+              })
+            : { retry: false, reason: "final" };
         if (!decision.retry) {
-          emit(logger, { type: "error", method, url, attempt, error: failure.message });
+          watch.settle({ status: response?.status, error: failure });
           throw failure;
         }
       } finally {
@@ -349,12 +371,9 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         userSignal.removeEventListener("abort", forwardAbort);
       }
       // Wait, then retry.
-      emit(logger, {
-        type: "retry",
-        method,
-        url,
-        attempt,
-        delayMs: decision.delayMs,
+      watch.settle({
+        status: response?.status,
+        retryDelayMs: decision.delayMs,
         reason: decision.reason,
       });
       try {
@@ -381,53 +400,67 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     read?: (data: unknown, response: Response) => T,
   ): Promise<T> {
     const operation = operations[id] as OperationSpec;
-    if (operation.body !== undefined) checkBody(operation, input.body);
+    const warnings = operation.body === undefined ? [] : checkBody(operation, input.body);
     const request = raw.request as unknown as (
       method: string,
       path: string,
       init: object,
     ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-    const { data, response } = await request(operation.method, operation.path, {
-      params: { path: input.path, query: input.query },
-      body: input.body,
-      parseAs: operation.success === "acknowledgement" ? "text" : "json",
-      ...call,
-    });
-    if (!response.ok) {
-      const error = BufferedResponse.exchangeOf(response)?.error;
-      if (error === undefined) throw new Error("unreachable: a failed response without its error");
-      if (
-        operation.alreadyApplied !== undefined &&
-        error.message.includes(operation.alreadyApplied)
-      ) {
-        return undefined as T;
-      }
+    // This call's own `fetch`: the call is watched until its result is read here, not only sent.
+    const ergonomic: Ergonomic = { warnings };
+    try {
+      const { data, response } = await request(operation.method, operation.path, {
+        params: { path: input.path, query: input.query },
+        body: input.body,
+        parseAs: operation.success === "acknowledgement" ? "text" : "json",
+        ...call,
+        fetch: (request: Request) => send(request, ergonomic),
+      });
+      const result = readResult(operation, data, response, read);
+      ergonomic.watch?.finish(undefined);
+      return result;
+    } catch (error) {
+      ergonomic.watch?.finish(error);
       throw error;
     }
-    const body = readSuccess(operation, data, response);
-    return read === undefined ? (body as T) : read(body, response);
   }
 
-  function checkBody(operation: OperationSpec, body: unknown): void {
+  /** Checks a body against the spec; returns what to report about fields the spec does not list. */
+  function checkBody(operation: OperationSpec, body: unknown): string[] {
     const rule = operation.body;
-    if (rule === undefined) return;
+    if (rule === undefined) return [];
     if (body === undefined) {
       if (rule.required) throw new ValidationError("body", "is required");
-      return;
+      return [];
     }
     const unknown: string[] = [];
     checkValue(rule.schema, body, "body", unknown);
-    for (const field of unknown) {
-      emit(logger, {
-        type: "warning",
-        method: operation.method,
-        url: operation.path,
-        message: `${field} is not in the spec; sent as given`,
-      });
-    }
+    return unknown.map((field) => `${field} is not in the spec; sent as given`);
   }
 
   return { raw, baseUrl, call };
+}
+
+/** The result of an ergonomic call: its typed error, or its success body checked and read. */
+function readResult<T>(
+  operation: OperationSpec,
+  data: unknown,
+  response: Response,
+  read: ((data: unknown, response: Response) => T) | undefined,
+): T {
+  if (!response.ok) {
+    const error = BufferedResponse.exchangeOf(response)?.error;
+    if (error === undefined) throw new Error("unreachable: a failed response without its error");
+    if (
+      operation.alreadyApplied !== undefined &&
+      error.message.includes(operation.alreadyApplied)
+    ) {
+      return undefined as T;
+    }
+    throw error;
+  }
+  const body = readSuccess(operation, data, response);
+  return read === undefined ? (body as T) : read(body, response);
 }
 
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */

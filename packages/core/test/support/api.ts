@@ -148,6 +148,7 @@ export const routes: Record<string, string> = Object.fromEntries(
 /** Creates the test API against `baseUrl` (override any option). */
 export function testApi(baseUrl: string, options: ClientOptions = {}): Api<paths> {
   return createApi<paths>({
+    api: "test",
     options: { baseUrl, ...options },
     defaultBaseUrl: "https://example.invalid",
     authorization: `Bearer ${SECRET}`,
