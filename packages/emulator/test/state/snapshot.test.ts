@@ -110,14 +110,14 @@ it("carries search indexes, QStash users (and their tokens) and the audit log", 
   });
   expect(bad.status).toBe(400);
   expect(bad.text).toMatch(/management.qstashUsers: must be an array of objects/);
-  for (const [management, message] of [
+  const broken: [Record<string, unknown>, RegExp][] = [
     [{ qstashUsers: [{ owner: "x", record: { id: "1" } }] }, /qstashUsers\[0\].record.token: must/],
     [{ searchIndexes: [{ record: { id: "1" } }] }, /searchIndexes\[0\]: must be \{ owner/],
     [{ auditLogs: [{ customer_id: "x" }] }, /auditLogs\[0\]: must have/],
-  ] as const) {
-    expect(() =>
-      emu.restore({ ...snap, management: { ...snap.management, ...management } }),
-    ).toThrow(message);
+  ];
+  for (const [part, message] of broken) {
+    const management = { ...snap.management, ...part } as EmulatorSnapshot["management"];
+    expect(() => emu.restore({ ...snap, management })).toThrow(message);
   }
   // Nothing changed: the token of the start still opens the logs API.
   expect((await getLogs(emu, {}, "/v2/logs", user!.token)).status).toBe(200);
