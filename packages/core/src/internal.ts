@@ -30,3 +30,10 @@ export type {
   ParameterRule,
   Schema,
 } from "./internal/schema.js";
+export { BURST_WINDOW_MS } from "./internal/rate-limit.js";
+export {
+  readWindow,
+  refusingWindow,
+  RESET_MARGIN_MS,
+  type RateLimitWindow,
+} from "./internal/rate-limit-headers.js";

@@ -17,5 +17,17 @@ export type { paths, components, operations } from "./generated/schema.js";
 export { operations as operationTable, type OperationId } from "./generated/operations.js";
 /** The error classes of the shared runtime (one copy, so `instanceof` holds across clients). */
 export * from "@api-clients/core/errors";
-export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";
+export type {
+  ClientOptions,
+  ConfiguredLimit,
+  LogEvent,
+  Logger,
+  RateLimitAnswer,
+  RateLimitContext,
+  RateLimiter,
+  RateLimiterOptions,
+  RequestOptions,
+} from "@api-clients/core";
+/** The in-process rate limiter (each client has one by default; pass one to share it, or to set a limit). */
+export { createRateLimiter, DEFAULT_DEADLINE_MS } from "@api-clients/core";
 export type { OperationSpec, ParameterRule, Schema } from "@api-clients/core/internal";
