@@ -236,8 +236,9 @@ export function buildProgram(state: RunState): Command {
         collect,
       )
       .option("--body <json>", "the JSON request body: inline, @file, or @- for stdin")
+      .option("--dry-run", "print the request that would be sent, and send nothing")
       .addHelpText("after", operationHelp(op))
-      .action(async (opts: { param?: string[]; body?: string }) => {
+      .action(async (opts: { param?: string[]; body?: string; dryRun?: boolean }) => {
         await callOperation(ctx(), op, opts, state.fieldFlags);
       });
   }

@@ -30,7 +30,7 @@ import {
   type RequestOptions,
 } from "../options.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
-import { redactUrl, secretRedactor } from "./redact.js";
+import { redactHeaders, redactUrl, secretRedactor } from "./redact.js";
 import { watchCall, type Watch } from "./tracing.js";
 import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
 import { checkParams, checkValue, requireWellFormed, type OperationSpec } from "./schema.js";
@@ -231,8 +231,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   ): Response {
     if (response.ok) return new BufferedResponse(bytes, response, exchange);
     const text = redact(new TextDecoder().decode(bytes));
-    const headers = new Headers();
-    for (const [name, value] of response.headers) headers.append(name, redact(value));
+    const headers = redactHeaders(response.headers, redact);
     const error = ApiError.from({
       status: response.status,
       headers,
