@@ -35,7 +35,7 @@ const VERSION = (
 const ROOT_HELP = `
 Credentials (flags override the environment):
   logs commands        QSTASH_TOKEN, or --token
-  db, backups, teams, vector
+  db, backups, teams, vector, search, qstash, audit-log
                        UPSTASH_EMAIL and UPSTASH_API_KEY, or --email and --api-key
   call                 whichever its API needs
   Prefer the environment: flags are visible to other users in the process list.
@@ -161,7 +161,11 @@ export function buildProgram(state: RunState): Command {
       "--columns <names>",
       `CSV columns, comma-separated (default: ${DEFAULT_CSV_COLUMNS.join(",")})`,
     )
-    .option("--no-progress", "no progress line on stderr");
+    .option("--no-progress", "no progress line on stderr")
+    .option(
+      "--redis-url <url>",
+      "share the account's rate limit with other exports through this Redis (redis://host:port)",
+    );
   const exportFlags = logFilterFlags([], takenFlags(exporter));
   addFilterOptions(exporter, exportFlags);
   exporter.addHelpText(
@@ -188,6 +192,7 @@ export function buildProgram(state: RunState): Command {
       append: opts["append"] === true,
       columns,
       progress: opts["progress"] !== false,
+      redisUrl: opts["redisUrl"] as string | undefined,
     });
   });
 
