@@ -36,7 +36,7 @@ const VERSION = (
 const ROOT_HELP = `
 Credentials (flags override the environment):
   logs commands        QSTASH_TOKEN, or --token, or --token-file <path>
-  db, backups, teams, vector
+  db, backups, teams, vector, search, qstash, audit-log
                        UPSTASH_EMAIL and UPSTASH_API_KEY, or --email and --api-key
                        (or --api-key-file <path>)
   call                 whichever its API needs
