@@ -115,16 +115,10 @@ export class Context {
       ...(this.options.baseUrl !== undefined ? { baseUrl: this.options.baseUrl } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-<<<<<<< HEAD
-      ...(this.options.verbose
-        ? { logger: (event: LogEvent) => this.err(this.errColors.dim(safeJson(event))) }
-        : {}),
-=======
       logger: (event: LogEvent) => {
         for (const listener of this.listeners) listener(event);
-        if (this.options.verbose) this.err(this.errColors.dim(JSON.stringify(event)));
+        if (this.options.verbose) this.err(this.errColors.dim(safeJson(event)));
       },
->>>>>>> main
     };
   }
 
