@@ -17,5 +17,15 @@ export type { paths, components, operations } from "./generated/schema.js";
 export { operations as operationTable, type OperationId } from "./generated/operations.js";
 /** The error classes of the shared runtime (one copy, so `instanceof` holds across clients). */
 export * from "@api-clients/core/errors";
-export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";
-export type { OperationSpec, ParameterRule, Schema } from "@api-clients/core/internal";
+export type {
+  ClientOptions,
+  LogEvent,
+  Logger,
+  OperationInput,
+  OperationResult,
+  OperationSpec,
+  ParameterRule,
+  RequestFunction,
+  RequestOptions,
+  Schema,
+} from "@api-clients/core";

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 
-export { createManagementClient, DEFAULT_BASE_URL } from "./client.js";
+export { createManagementClient, DEFAULT_BASE_URL, DEFAULT_MANAGEMENT_BASE_URL } from "./client.js";
 export type { ManagementClient, ManagementClientOptions } from "./client.js";
 export type { Databases } from "./resources/databases.js";
 export type { Backups } from "./resources/backups.js";
@@ -32,5 +32,15 @@ export type { OperationId } from "./generated/operations.js";
 
 /** The error classes of the shared runtime (one copy, so `instanceof` holds across clients). */
 export * from "@api-clients/core/errors";
-export type { ClientOptions, LogEvent, Logger, RequestOptions } from "@api-clients/core";
-export type { OperationSpec, ParameterRule, Schema } from "@api-clients/core/internal";
+export type {
+  ClientOptions,
+  LogEvent,
+  Logger,
+  OperationInput,
+  OperationResult,
+  OperationSpec,
+  ParameterRule,
+  RequestFunction,
+  RequestOptions,
+  Schema,
+} from "@api-clients/core";

@@ -1,12 +1,16 @@
 // The one request path of every client. Each API gets one openapi-fetch client; its own extension
-// points carry the cross-cutting behaviour:
-//   middleware `onRequest`  finds the operation from `schemaPath`: checks path and query parameters
-//                           against the spec's rules, and picks the operation's retry policy;
+// points carry the cross-cutting behaviour, so `raw`, `request()` and the methods share every rule:
+//   `bodySerializer`        serializes the JSON body once (the text is re-sent on a retry);
+//   middleware `onRequest`  finds the operation (given by `request()`, else from `schemaPath`), checks
+//                           path, query and body against the spec's rules (warning about unknown
+//                           fields), and records the call's limits and retry policy;
 //   the `fetch` option      runs the attempts: build → attempt (send, read the body within the
 //                           timeout) → decide → wait → retry, and hands openapi-fetch a complete
-//                           response.
-// `raw` is that openapi-fetch client; the ergonomic methods call it through `call()` and turn its
-// `{ error, response }` into the typed error the attempt loop already built.
+//                           response (or, for `request()`, throws the typed error itself).
+// `request(operationId, input, options)` is the typed entry point; the ergonomic methods are one-liners
+// over it. Everything one call needs travels in one `Call` record, handed from `request()` to the
+// middleware synchronously (openapi-fetch runs from `request()` to `onRequest` without awaiting) and
+// from the middleware to the attempt loop through a `WeakMap` keyed by the `Request`.
 import createClient, {
   createQuerySerializer,
   defaultPathSerializer,
@@ -22,19 +26,12 @@ import {
   ValidationError,
   type ApiClientError,
 } from "../errors.js";
-import {
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  type ClientOptions,
-  type LogEvent,
-  type Logger,
-  type RequestOptions,
-} from "../options.js";
+import type { OperationSpec } from "../operation.js";
+import type { ClientOptions, LogEvent, Logger, RequestOptions } from "../options.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
-import { redactUrl, secretRedactor } from "./redact.js";
+import { redactUrl, secretRedactor, truncate } from "./redact.js";
 import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
-import { checkParams, checkValue, requireWellFormed, type OperationSpec } from "./schema.js";
+import { checkParams, checkValue, requireWellFormed } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
 
@@ -50,10 +47,8 @@ export interface ApiConfig {
   readonly secrets: readonly string[];
   /** `User-Agent` value naming the package and version. */
   readonly userAgent: string;
-  /** The generated operation table. */
+  /** The generated operation table, by operationId (the one table: routes are derived from it). */
   readonly operations: Readonly<Record<string, OperationSpec>>;
-  /** `"METHOD /path/{template}"` → operationId, as generated. */
-  readonly routes: Readonly<Record<string, string>>;
 }
 
 /** The path parameters, query and JSON body of one call. */
@@ -63,26 +58,44 @@ export interface CallInput {
   readonly body?: unknown;
 }
 
-/** One API's request path: the openapi-fetch client and the ergonomic call on top of it. */
+/** One API's request path: the openapi-fetch client and the typed `request()` on top of it. */
 export interface Api<Paths extends {}> {
   /** The openapi-fetch client (`{ data | error, response }`; throws only typed connection errors). */
   readonly raw: Client<Paths>;
   /** Validated base URL without a trailing slash. */
   readonly baseUrl: string;
   /**
-   * Sends one operation and returns its parsed success body, checked against the success shape the
-   * spec gives it (then passed through `read`, which may check more); any failure throws the typed error.
+   * Sends one operation by its operationId and returns its parsed success body, checked against the
+   * success shape the spec gives it (then passed through `read`, which may check more); an
+   * acknowledgement resolves to `undefined`; any failure throws the typed error.
    */
-  call<T = unknown>(
+  request<T = unknown>(
     id: string,
-    input: CallInput,
+    input?: CallInput,
     options?: RequestOptions,
     read?: (data: unknown, response: Response) => T,
   ): Promise<T>;
 }
 
-/** The per-call limits openapi-fetch copies onto its `Request` from the call's options. */
-type CallRequest = Request & { timeoutMs?: unknown; maxRetries?: unknown };
+/** openapi-fetch's `request`, untyped: `request()` sends whichever operation it is given. */
+type RawRequest = (
+  method: string,
+  path: string,
+  init: object,
+) => Promise<{ data?: unknown; response: Response }>;
+
+/** Everything the pipeline knows about one call, from `request()` or the middleware to the attempt loop. */
+interface Call {
+  /** The operation, found once (undefined for a raw call to a path the spec does not have). */
+  readonly operation: OperationSpec | undefined;
+  readonly limits: Limits;
+  /** From `request()`: HTTP errors are thrown as the typed error instead of handed to openapi-fetch. */
+  readonly direct: boolean;
+  /** The serialized JSON body, re-sent on each attempt. */
+  body?: string | undefined;
+  /** Set by the attempt loop when a 4xx answer says the state already matches (`x-already-applied`). */
+  applied?: boolean;
+}
 
 function emit(logger: Logger | undefined, event: LogEvent): void {
   if (logger === undefined) return;
@@ -169,34 +182,76 @@ function checkedSerializer<Args extends [unknown, ...unknown[]]>(
   };
 }
 
+const decoder = new TextDecoder();
+const OK_JSON = new TextEncoder().encode('"OK"');
+
 /**
  * Creates one API's request path over one openapi-fetch client; validates the options first.
  *
  * @example
- * const api = createApi<paths>({ options, defaultBaseUrl, authorization, secrets: [token], userAgent, operations, routes });
- * const page = await api.call("listLogs", { query: { count: 10 } });
+ * const api = createApi<paths>({ options, defaultBaseUrl, authorization, secrets: [token], userAgent, operations });
+ * const page = await api.request("listLogs", { query: { count: 10 } });
  */
 export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
-  const { operations, routes } = config;
+  const { operations } = config;
   const options = validateClientOptions(config);
   const { baseUrl, logger } = options;
   const redact = secretRedactor([config.authorization, ...config.secrets]);
   const authorization = config.authorization;
   const baseFetch = options.fetch;
-  /** The operation of each request in flight, found by the middleware from its `schemaPath`. */
-  const operationOf = new WeakMap<Request, OperationSpec>();
+  /** `"METHOD /path/{template}"` → operation, derived once from the one table (for `raw` calls). */
+  const routes = new Map<string, OperationSpec>();
+  for (const id in operations) {
+    const operation = operations[id] as OperationSpec;
+    routes.set(`${operation.method} ${operation.path}`, operation);
+  }
+  /** The call `request()` is starting; openapi-fetch reaches `onRequest` before `request()` returns. */
+  let starting: Call | undefined;
+  /** The body the serializer just turned into JSON, for the `onRequest` of the same call. */
+  let serialized: { readonly value: unknown; readonly text: string } | undefined;
+  /** The call of each request in flight, recorded by the middleware. */
+  const callOf = new WeakMap<Request, Call>();
 
   const middleware: Middleware = {
     onRequest({ request, schemaPath, params }) {
-      const id = routes[`${request.method} ${schemaPath}`];
-      const operation = id === undefined ? undefined : operations[id];
+      const body = serialized;
+      serialized = undefined;
+      const call: Call = starting ?? {
+        operation: routes.get(`${request.method} ${schemaPath}`),
+        limits: options,
+        direct: false,
+      };
+      starting = undefined;
+      call.body = body?.text;
+      callOf.set(request, call);
+      const operation = call.operation;
       if (operation === undefined) return undefined;
       checkParams(operation.params, "path", params.path, "");
       checkParams(operation.params, "query", params.query, "");
-      operationOf.set(request, operation);
+      checkBody(operation, body === undefined ? undefined : body.value, request.body !== null);
       return undefined;
     },
   };
+
+  /** The spec's rules for a request body; unknown fields are sent, with a `warning` event each. */
+  function checkBody(operation: OperationSpec, body: unknown, sent: boolean): void {
+    const rule = operation.body;
+    if (rule === undefined) return;
+    if (!sent) {
+      if (rule.required) throw new ValidationError("body", "is required");
+      return;
+    }
+    const unknown: string[] = [];
+    checkValue(rule.schema, body, "body", unknown);
+    for (const field of unknown) {
+      emit(logger, {
+        type: "warning",
+        method: operation.method,
+        url: operation.path,
+        message: `${field} is not in the spec; sent as given`,
+      });
+    }
+  }
 
   /** A connection-level failure of an attempt, as the typed error to report (secrets redacted). */
   function attemptFailure(
@@ -218,39 +273,40 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     });
   }
 
-  /** The response as the caller gets it: the body read whole, secrets redacted from an error body. */
-  function finalResponse(
-    response: Response,
-    bytes: Uint8Array,
-    exchange: Exchange,
-    note: string | undefined,
-  ): Response {
-    if (response.ok) return new BufferedResponse(bytes, response, exchange);
-    const text = redact(new TextDecoder().decode(bytes));
-    const headers = new Headers();
-    for (const [name, value] of response.headers) headers.append(name, redact(value));
-    const error = ApiError.from({
-      status: response.status,
-      headers,
-      body: parseErrorBody(text),
-      ...exchange,
-      note,
+  /**
+   * The acknowledgement rule, the one place it lives: every 2xx of an acknowledgement operation is a
+   * success. `"OK"` (JSON or plain, any case) or an empty body reads as `"OK"`; anything else is kept
+   * (as a JSON string when it is not JSON) and quoted in a `warning` event, never an error.
+   */
+  function acknowledgement(bytes: Uint8Array, method: string, url: string): Uint8Array {
+    const text = decoder.decode(bytes);
+    const trimmed = text.trim();
+    let value: unknown = trimmed;
+    if (trimmed.startsWith('"') || trimmed.startsWith("{") || trimmed.startsWith("[")) {
+      try {
+        value = JSON.parse(trimmed) as unknown;
+      } catch {
+        // Not JSON: the text itself.
+      }
+    }
+    if (trimmed === "" || (typeof value === "string" && value.trim().toUpperCase() === "OK")) {
+      return OK_JSON;
+    }
+    emit(logger, {
+      type: "warning",
+      method,
+      url,
+      message: `the acknowledgement is not "OK" but ${truncate(redact(trimmed), 200)}; read as success`,
     });
-    return new BufferedResponse(
-      new TextEncoder().encode(text),
-      response,
-      { ...exchange, error },
-      headers,
-    );
+    return value === trimmed ? new TextEncoder().encode(JSON.stringify(trimmed)) : bytes;
   }
 
   /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
-  async function send(input: Request): Promise<Response> {
-    const request = input as CallRequest;
+  async function send(request: Request): Promise<Response> {
     const { method } = request;
     const url = redactUrl(request.url);
-    const limits: Limits = validateLimits(request, options);
-    const operation = operationOf.get(request);
+    const call = callOf.get(request) ?? { operation: undefined, limits: options, direct: false };
+    const { operation, limits } = call;
     const idempotent = operation?.idempotent ?? isIdempotentMethod(method);
     const userSignal = request.signal;
     request.headers.set("authorization", authorization);
@@ -258,9 +314,17 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
       emit(logger, { type: "request", method, url, attempt });
-      // Build: a request with a body is cloned while another attempt may need the body again.
-      const outgoing =
-        request.body !== null && attempt <= limits.maxRetries ? request.clone() : request;
+      // Build: the first attempt sends the request itself; a retry re-sends the serialized body (or,
+      // for a body this pipeline did not serialize, a copy kept while another attempt may need it).
+      let outgoing = request;
+      let init: RequestInit | undefined;
+      if (request.body !== null) {
+        if (call.body !== undefined) {
+          if (attempt > 1) init = { body: call.body };
+        } else if (attempt <= limits.maxRetries) {
+          outgoing = request.clone();
+        }
+      }
       // Attempt: one timer covers the response and its whole body; the user's abort is forwarded.
       const controller = new AbortController();
       let timedOut = false;
@@ -273,8 +337,9 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       const started = logger === undefined ? 0 : performance.now();
       let decision: RetryDecision;
       let response: Response | undefined;
+      let final: Response | ApiError | undefined;
       try {
-        response = await baseFetch(outgoing, { signal: controller.signal });
+        response = await baseFetch(outgoing, { ...init, signal: controller.signal });
         if (logger !== undefined) {
           const durationMs = Math.round(performance.now() - started);
           emit(logger, {
@@ -299,18 +364,24 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         if (decision.retry) {
           response.body?.cancel().catch(() => undefined);
         } else {
-          const read = await readBody(response, limits.maxResponseBytes);
-          // Every accepted form of an acknowledgement ("OK" as JSON or text, or empty) reads as "OK".
-          const bytes =
-            response.ok && operation?.success === "acknowledgement" ? acknowledged(read) : read;
-          const note = "note" in decision ? decision.note : undefined;
-          const exchange = { method, url, attempts: attempt, redact };
-          const final = finalResponse(response, bytes, exchange, note);
-          const error = BufferedResponse.exchangeOf(final)?.error;
-          if (error !== undefined) {
-            emit(logger, { type: "error", method, url, attempt, error: error.message });
+          const bytes = await readBody(response, limits.maxResponseBytes);
+          const exchange: Exchange = { method, url, attempts: attempt, redact };
+          if (response.ok) {
+            const ack = operation?.success === "acknowledgement";
+            final = new BufferedResponse(
+              ack ? acknowledgement(bytes, method, url) : bytes,
+              response,
+              exchange,
+            );
+          } else {
+            final = failed(
+              call,
+              response,
+              bytes,
+              exchange,
+              "note" in decision ? decision.note : undefined,
+            );
           }
-          return final;
         }
       } catch (error) {
         if (userSignal.aborted) throw new AbortError(userSignal.reason);
@@ -348,119 +419,115 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         clearTimeout(timer);
         userSignal.removeEventListener("abort", forwardAbort);
       }
+      if (final instanceof Response) return final;
+      if (final !== undefined) throw final;
       // Wait, then retry.
-      emit(logger, {
-        type: "retry",
-        method,
-        url,
-        attempt,
-        delayMs: decision.delayMs,
-        reason: decision.reason,
-      });
+      const { delayMs, reason } = decision as Extract<RetryDecision, { retry: true }>;
+      emit(logger, { type: "retry", method, url, attempt, delayMs, reason });
       try {
-        await sleep(decision.delayMs, userSignal);
+        await sleep(delayMs, userSignal);
       } catch {
         throw new AbortError(userSignal.reason);
       }
     }
   }
 
+  /**
+   * A final non-2xx answer, its body read whole: decoded, redacted and parsed once into the typed
+   * error. `request()` gets that error thrown (or, for an `x-already-applied` answer, a success);
+   * `raw` gets the redacted response for openapi-fetch's `{ error, response }`.
+   */
+  function failed(
+    call: Call,
+    response: Response,
+    bytes: Uint8Array,
+    exchange: Exchange,
+    note: string | undefined,
+  ): Response | ApiError {
+    const { status } = response;
+    const text = redact(decoder.decode(bytes));
+    const headers = new Headers();
+    for (const [name, value] of response.headers) headers.append(name, redact(value));
+    const applied = call.operation?.alreadyApplied;
+    if (
+      applied !== undefined &&
+      status >= 400 &&
+      status < 500 &&
+      text.toLowerCase().includes(applied.toLowerCase())
+    ) {
+      // The service says the state already matches: the call had its effect.
+      call.applied = true;
+    }
+    if (!call.applied && (call.direct || logger !== undefined)) {
+      const error = ApiError.from({
+        status,
+        headers,
+        body: parseErrorBody(text),
+        ...exchange,
+        note,
+      });
+      const { method, url, attempts: attempt } = exchange;
+      emit(logger, { type: "error", method, url, attempt, error: error.message });
+      if (call.direct) return error;
+    }
+    return new BufferedResponse(new TextEncoder().encode(text), response, exchange, headers);
+  }
+
   const raw = createClient<Paths>({
     baseUrl,
     fetch: send,
     headers: options.headers,
+    bodySerializer(body: unknown) {
+      const text = JSON.stringify(body);
+      serialized = { value: body, text };
+      return text;
+    },
     querySerializer: checkedSerializer(createQuerySerializer(), "query", (query) => query),
     pathSerializer: checkedSerializer(defaultPathSerializer, "path", (_path, params) => params),
   });
   raw.use(middleware);
 
-  async function call<T>(
+  async function request<T>(
     id: string,
-    input: CallInput,
-    call?: RequestOptions,
+    input: CallInput = {},
+    perCall: RequestOptions = {},
     read?: (data: unknown, response: Response) => T,
   ): Promise<T> {
-    const operation = operations[id] as OperationSpec;
-    if (operation.body !== undefined) checkBody(operation, input.body);
-    const request = raw.request as unknown as (
-      method: string,
-      path: string,
-      init: object,
-    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-    const { data, response } = await request(operation.method, operation.path, {
-      params: { path: input.path, query: input.query },
-      body: input.body,
-      parseAs: operation.success === "acknowledgement" ? "text" : "json",
-      ...call,
-    });
-    if (!response.ok) {
-      const error = BufferedResponse.exchangeOf(response)?.error;
-      if (error === undefined) throw new Error("unreachable: a failed response without its error");
-      if (
-        operation.alreadyApplied !== undefined &&
-        error.message.includes(operation.alreadyApplied)
-      ) {
-        return undefined as T;
-      }
-      throw error;
+    const operation = Object.hasOwn(operations, id) ? operations[id] : undefined;
+    if (operation === undefined) {
+      throw new ValidationError(
+        "operationId",
+        `is not an operation of this API: ${JSON.stringify(id)}`,
+      );
     }
+    const call: Call = { operation, limits: validateLimits(perCall, options), direct: true };
+    let pending: Promise<{ data?: unknown; response: Response }>;
+    starting = call;
+    serialized = undefined;
+    try {
+      pending = (raw.request as unknown as RawRequest)(operation.method, operation.path, {
+        params: { path: input.path, query: input.query },
+        body: input.body,
+        signal: perCall.signal,
+      });
+    } finally {
+      starting = undefined;
+    }
+    const { data, response } = await pending;
+    if (call.applied || operation.success === "acknowledgement") return undefined as T;
     const body = readSuccess(operation, data, response);
     return read === undefined ? (body as T) : read(body, response);
   }
 
-  function checkBody(operation: OperationSpec, body: unknown): void {
-    const rule = operation.body;
-    if (rule === undefined) return;
-    if (body === undefined) {
-      if (rule.required) throw new ValidationError("body", "is required");
-      return;
-    }
-    const unknown: string[] = [];
-    checkValue(rule.schema, body, "body", unknown);
-    for (const field of unknown) {
-      emit(logger, {
-        type: "warning",
-        method: operation.method,
-        url: operation.path,
-        message: `${field} is not in the spec; sent as given`,
-      });
-    }
-  }
-
-  return { raw, baseUrl, call };
+  return { raw, baseUrl, request };
 }
 
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */
 function readSuccess(operation: OperationSpec, data: unknown, response: Response): unknown {
-  if (operation.success === "acknowledgement") {
-    // The pipeline turned every accepted form into the JSON string "OK".
-    if (data === '"OK"') return undefined;
-    throw invalidResponse(response, 'expected the acknowledgement "OK"', data);
-  }
   if (data === undefined) throw invalidResponse(response, "response body is empty");
   const isArray = Array.isArray(data);
   const ok =
     operation.success === "array" ? isArray : typeof data === "object" && data !== null && !isArray;
   if (!ok) throw invalidResponse(response, `expected a JSON ${operation.success}`, data);
   return data;
-}
-
-/** The body of an acknowledgement as the JSON string `"OK"` when it is one of its accepted forms. */
-function acknowledged(bytes: Uint8Array): Uint8Array {
-  return isAcknowledgement(new TextDecoder().decode(bytes))
-    ? new TextEncoder().encode('"OK"')
-    : bytes;
-}
-
-/** `"OK"` as a JSON string, plain `OK` (any case, surrounding white space) or an empty body. */
-function isAcknowledgement(text: string): boolean {
-  const trimmed = text.trim();
-  if (trimmed === "" || trimmed.toUpperCase() === "OK") return true;
-  if (!trimmed.startsWith('"')) return false;
-  try {
-    const parsed: unknown = JSON.parse(trimmed);
-    return typeof parsed === "string" && parsed.trim().toUpperCase() === "OK";
-  } catch {
-    return false;
-  }
 }

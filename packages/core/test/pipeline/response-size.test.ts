@@ -30,7 +30,7 @@ describe("maxResponseBytes", () => {
         maxResponseBytes: LIMIT,
         logger: (event) => events.push(event),
       });
-      const error = await rejection(api.call("getThing", {}));
+      const error = await rejection(api.request("getThing", {}));
       expect(error).toBeInstanceOf(InvalidResponseError);
       const invalid = error as InvalidResponseError;
       expect(invalid.status).toBe(script.status);
@@ -58,7 +58,7 @@ describe("maxResponseBytes", () => {
     const body = `{"pad":"${" ".repeat(LIMIT - 10)}"}`;
     expect(Buffer.byteLength(body)).toBe(LIMIT);
     server.enqueue({ status: 200, body });
-    const thing = await testApi(server.url, { maxResponseBytes: LIMIT }).call("getThing", {});
+    const thing = await testApi(server.url, { maxResponseBytes: LIMIT }).request("getThing", {});
     expect(thing).toHaveProperty("pad");
   });
 
@@ -67,7 +67,7 @@ describe("maxResponseBytes", () => {
     ["a chunked body", true],
   ])("stops reading and closes the connection (%s)", async (_name, chunked) => {
     server.enqueue({ status: 200, streamBytes: 1024 * LIMIT, chunked });
-    await rejection(testApi(server.url, { maxResponseBytes: LIMIT }).call("getThing", {}));
+    await rejection(testApi(server.url, { maxResponseBytes: LIMIT }).request("getThing", {}));
     const exchange = server.requests[0];
     await Promise.race([exchange?.done, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     expect(exchange?.closedEarly).toBe(true);
