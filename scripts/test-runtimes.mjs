@@ -8,7 +8,9 @@
 //
 // Bun, Deno, Miniflare (with workerd) and playwright-core come from the npm registry, installed on
 // first use into .tools/runtimes/ (gitignored); Chromium is Debian's package (`apt-get install
-// chromium` when /usr/bin/chromium is missing and we are root).
+// chromium` when /usr/bin/chromium is missing and we are root). Each download is bounded and retried
+// (scripts/lib/tool-download.mjs), and all of them together get at most DOWNLOAD_BUDGET_MS: a runtime
+// whose tool cannot be downloaded in time fails, saying which download stalled.
 //
 // Prints one line per runtime (version, wall time) and ends with `N passed, N failed`.
 //   node scripts/test-runtimes.mjs [--only bun,deno] [--json report.json]
@@ -21,18 +23,24 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { cleanEnv } from "./lib/clean-env.mjs";
 import { packAll, REPO_ROOT as root } from "./lib/pack.mjs";
+import { ensureTool } from "./lib/tool-download.mjs";
 
-/** The runtimes, in order, with the npm packages they need. Versions are pinned: bump them here. */
+/**
+ * The npm packages the runtimes need, each with a file of it that is there once it is installed.
+ * Versions are pinned: bump them here.
+ */
 const TOOLS = {
-  bun: "bun@1.4.5",
-  deno: "deno@2.9.6",
+  bun: { spec: "bun@1.4.5", file: "bin/bun.exe" },
+  deno: { spec: "deno@2.9.6", file: "deno" },
   // The last Miniflare 4 whose engines field allows Node 20 (later ones need Node 22).
-  miniflare: "miniflare@4.20260426.0",
-  "playwright-core": "playwright-core@1.65.1",
+  miniflare: { spec: "miniflare@4.20260426.0", file: "../workerd/package.json" },
+  "playwright-core": { spec: "playwright-core@1.65.1", file: "index.mjs" },
 };
 const RUNTIMES = ["node", "bun", "deno", "workerd", "chromium"];
 const CHROMIUM = "/usr/bin/chromium";
 const RUN_TIMEOUT_MS = 120_000;
+/** All the downloads of one run together (the consumer's dependencies, the tools, Chromium). */
+const DOWNLOAD_BUDGET_MS = 15 * 60_000;
 const toolsDir = join(root, ".tools", "runtimes");
 
 const { values: flags } = parseArgs({
@@ -68,16 +76,23 @@ function run(command, args, { cwd, env = cleanEnv(root), timeoutMs = RUN_TIMEOUT
   });
 }
 
+const started = Date.now();
+const downloads = { env: cleanEnv(root), deadline: started + DOWNLOAD_BUDGET_MS };
+
 /** The folder of an npm tool installed into .tools/runtimes/<name@version>/, installing it if needed. */
 async function tool(name) {
-  const spec = TOOLS[name];
+  const { spec, file } = TOOLS[name];
   const prefix = join(toolsDir, spec);
   const dir = join(prefix, "node_modules", name);
-  if (!existsSync(join(dir, "package.json"))) {
-    const args = ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund"];
-    const result = await run("npm", [...args, "--loglevel=error", spec], { timeoutMs: 600_000 });
-    if (result.code !== 0) throw new Error(`npm install ${spec} failed:\n${result.stderr}`);
-  }
+  const args = ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund"];
+  await ensureTool({
+    ...downloads,
+    name: spec,
+    command: "npm",
+    args: [...args, "--loglevel=error", spec],
+    installed: () => existsSync(join(dir, file)),
+    reset: () => rmSync(prefix, { recursive: true, force: true }),
+  });
   return dir;
 }
 
@@ -87,14 +102,14 @@ async function chromium() {
   if (process.getuid?.() !== 0) {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)`);
   }
-  const env = { ...cleanEnv(root), DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [
-    ["update", "-qq"],
-    ["install", "-y", "-qq", "chromium"],
-  ]) {
-    const result = await run("apt-get", args, { env, timeoutMs: 600_000 });
-    if (result.code !== 0) throw new Error(`apt-get ${args.join(" ")} failed:\n${result.stderr}`);
-  }
+  await ensureTool({
+    ...downloads,
+    env: { ...downloads.env, DEBIAN_FRONTEND: "noninteractive" },
+    name: "chromium (apt-get)",
+    command: "sh",
+    args: ["-c", "apt-get update -qq && apt-get install -y -qq chromium"],
+    installed: () => existsSync(CHROMIUM),
+  });
   return CHROMIUM;
 }
 
@@ -236,7 +251,6 @@ const runners = {
   },
 };
 
-const started = Date.now();
 const work = mkdtempSync(join(tmpdir(), "test-runtimes-"));
 const report = [];
 try {
@@ -248,19 +262,15 @@ try {
     join(consumer, "package.json"),
     `${JSON.stringify({ name: "runtimes-consumer", private: true, type: "module" }, null, 2)}\n`,
   );
-  const install = await run(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      "--loglevel=error",
-      ...Object.values(tarballs),
-    ],
-    { cwd: consumer, timeoutMs: 600_000 },
-  );
-  if (install.code !== 0) throw new Error(`npm install of the tarballs failed:\n${install.stderr}`);
+  const args = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+  await ensureTool({
+    ...downloads,
+    name: "the packed tarballs and their dependencies",
+    command: "npm",
+    args: [...args, ...Object.values(tarballs)],
+    cwd: consumer,
+    installed: () => existsSync(join(consumer, "node_modules", "@api-clients", "emulator")),
+  });
   console.log(
     `runtimes: consumer project installed from the packed tarballs (${seconds(Date.now() - started)})`,
   );
@@ -305,9 +315,10 @@ try {
     if (entry.error) console.log(entry.error.replace(/^/gm, "      "));
   }
 } catch (error) {
-  console.error(`runtimes: ${error instanceof Error ? error.message : String(error)}`);
+  const why = error instanceof Error ? error.message : String(error);
+  console.error(`runtimes: ${why}`);
   for (const name of selected.filter((n) => !report.some((r) => r.name === n))) {
-    report.push({ name, version: name, ok: false, ms: 0, checks: [], error: "not run" });
+    report.push({ name, version: name, ok: false, ms: 0, checks: [], error: `not run: ${why}` });
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

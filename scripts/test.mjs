@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 // `pnpm test`: runs every test suite and ends with one line `N passed, N failed`, summed from vitest's
-// JSON reports: the packages' suites through turbo, the repository-level suite (specs, codegen,
-// scripts), and, for each Node major in TEST_NODE_VERSIONS (default "22 24"; set it empty to skip), the
-// runtime, client and emulator suites again on that Node (binaries from the `node` npm package,
-// installed on demand into .tools/).
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+// JSON reports (scripts/lib/test-summary.mjs: failed tests, failed hooks, files that fail to load,
+// unhandled errors, and any vitest that exited non-zero): the packages' suites through turbo, the
+// repository-level suite (specs, codegen, scripts), and, for each Node major in TEST_NODE_VERSIONS
+// (default "22 24"; set it empty to skip), the runtime, client and emulator suites again on that Node
+// (binaries from the `node` npm package, installed on demand into .tools/, bounded and retried by
+// scripts/lib/tool-download.mjs; a Node that cannot be downloaded counts as a failure, with the reason).
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { summarise } from "./lib/test-summary.mjs";
+import { ensureTool } from "./lib/tool-download.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator"];
 const extraNodes = (process.env.TEST_NODE_VERSIONS ?? "22 24").split(/[\s,]+/).filter(Boolean);
+const RESULTS = ".vitest-results";
 
 /** Every folder whose vitest runs write reports into `.vitest-results/`. */
 function suiteDirs() {
@@ -25,75 +30,81 @@ function suiteDirs() {
   return dirs.filter((dir) => existsSync(join(dir, "vitest.config.ts")));
 }
 
+/** Runs a command with the terminal's output; resolves to its exit code. */
 function run(command, args, cwd = root) {
-  const { status } = spawnSync(command, args, { cwd, stdio: "inherit", env: process.env });
-  return status === 0;
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, stdio: "inherit", env: process.env });
+    child.once("error", (error) => {
+      console.error(`test: ${command}: ${error.message}`);
+      resolve(-1);
+    });
+    child.once("exit", (code, signal) => resolve(signal ? `${signal}` : code));
+  });
 }
 
 /** The `node` binary of a Node major version, installed from the npm registry on first use. */
-function nodeBinary(major) {
+async function nodeBinary(major) {
   const dir = join(root, ".tools", `node-${major}`);
   const bin = join(dir, "node_modules", "node", "bin", "node");
-  if (!existsSync(bin)) {
-    run("npm", [
-      "install",
-      "--prefix",
-      dir,
-      "--no-save",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      `node@${major}`,
-    ]);
-  }
+  const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund"];
+  await ensureTool({
+    name: `node@${major}`,
+    command: "npm",
+    args: [...args, "--loglevel=error", `node@${major}`],
+    installed: () => existsSync(bin),
+    reset: () => rmSync(dir, { recursive: true, force: true }),
+  });
   return bin;
 }
 
-for (const dir of suiteDirs())
-  rmSync(join(dir, ".vitest-results"), { recursive: true, force: true });
+const dirs = suiteDirs();
+for (const dir of dirs) rmSync(join(dir, RESULTS), { recursive: true, force: true });
 
+const runs = [];
 // Two suites at a time on a 2-core machine: the timing-sensitive tests (timeouts, stalls) stay honest.
-let ok = run("pnpm", [
-  "exec",
-  "turbo",
-  "run",
-  "test",
-  "--continue",
-  "--concurrency=2",
-  ...process.argv.slice(2),
-]);
-ok = run("pnpm", ["exec", "vitest", "run", "--config", "vitest.config.ts"]) && ok;
+runs.push({
+  what: "turbo run test",
+  exitCode: await run("pnpm", [
+    "exec",
+    "turbo",
+    "run",
+    "test",
+    "--continue",
+    "--concurrency=2",
+    ...process.argv.slice(2),
+  ]),
+  reports: dirs.filter((dir) => dir !== root).map((dir) => join(dir, RESULTS, "results.json")),
+});
+runs.push({
+  what: "repository tests",
+  exitCode: await run("pnpm", ["exec", "vitest", "run", "--config", "vitest.config.ts"]),
+  reports: [join(root, RESULTS, "results.json")],
+});
+const notRun = [];
 for (const major of extraNodes) {
-  const node = nodeBinary(major);
+  let node;
+  try {
+    node = await nodeBinary(major);
+  } catch (error) {
+    notRun.push(`the suites on Node ${major} did not run: ${error.message}`);
+    continue;
+  }
   for (const pkg of MATRIX_PACKAGES) {
     console.log(`\n=== @api-clients/${pkg} on Node ${major}`);
     const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
-    const args = [vitest, "run", `--outputFile.json=.vitest-results/node-${major}.json`];
-    ok = run(node, args, join(root, "packages", pkg)) && ok;
+    const report = `${RESULTS}/node-${major}.json`;
+    const dir = join(root, "packages", pkg);
+    runs.push({
+      what: `@api-clients/${pkg} on Node ${major}`,
+      exitCode: await run(node, [vitest, "run", `--outputFile.json=${report}`], dir),
+      reports: [join(dir, report)],
+    });
   }
 }
 
-let passed = 0;
-let failed = 0;
-for (const dir of suiteDirs()) {
-  const resultsDir = join(dir, ".vitest-results");
-  const reports = existsSync(resultsDir)
-    ? readdirSync(resultsDir).filter((f) => f.endsWith(".json"))
-    : [];
-  if (reports.length === 0) {
-    console.error(`test: no results from ${dir} (the suite did not run to the end)`);
-    failed += 1;
-  }
-  for (const file of reports) {
-    const report = JSON.parse(readFileSync(join(resultsDir, file), "utf8"));
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    // A test file that fails to load has no test results of its own: count it once.
-    for (const suite of report.testResults) {
-      if (suite.status === "failed" && suite.assertionResults.length === 0) failed += 1;
-    }
-  }
-}
-
-console.log(`${passed} passed, ${failed} failed`);
-process.exitCode = ok && failed === 0 ? 0 : 1;
+const summary = summarise(runs, root);
+const problems = [...summary.problems, ...notRun];
+if (problems.length > 0) console.error(`\n${problems.map((p) => `test: ${p}`).join("\n")}`);
+const failed = summary.failed + notRun.length;
+console.log(`${summary.passed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;

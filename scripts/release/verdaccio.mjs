@@ -11,6 +11,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureTool } from "../lib/tool-download.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -36,23 +37,26 @@ const verdaccioBin = join(TOOL_DIR, "node_modules", "verdaccio", "bin", "verdacc
 export async function ensureVerdaccio() {
   const manifestFile = join(TOOL_DIR, "package.json");
   const want = `${JSON.stringify(MANIFEST, null, 2)}\n`;
-  const installed =
+  const installed = () =>
     existsSync(nodeBin) &&
     existsSync(verdaccioBin) &&
     existsSync(manifestFile) &&
     readFileSync(manifestFile, "utf8") === want;
-  if (installed) return { nodeBin, verdaccioBin };
-  mkdirSync(TOOL_DIR, { recursive: true });
-  writeFileSync(manifestFile, want);
-  const args = ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
-  const child = spawn("npm", args, { cwd: TOOL_DIR, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const code = await new Promise((resolve) => child.once("close", resolve));
-  if (code !== 0 || !existsSync(nodeBin) || !existsSync(verdaccioBin)) {
+  try {
+    await ensureTool({
+      name: `verdaccio@${MANIFEST.dependencies.verdaccio} and node@${MANIFEST.dependencies.node}`,
+      command: "npm",
+      args: ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"],
+      cwd: TOOL_DIR,
+      installed,
+      reset: () => {
+        mkdirSync(TOOL_DIR, { recursive: true });
+        writeFileSync(manifestFile, want);
+      },
+    });
+  } catch (error) {
     rmSync(manifestFile, { force: true }); // the next run tries again
-    throw new Error(`installing Verdaccio into ${TOOL_DIR} failed:\n${output}`);
+    throw error;
   }
   return { nodeBin, verdaccioBin };
 }

@@ -1,8 +1,9 @@
 // `pnpm test:runtimes` inside `pnpm test`: the runtime matrix (scripts/test-runtimes.mjs) runs once,
-// and each runtime is one test here, failing with the checks it failed and why.
+// and each runtime is one test here, failing with the checks it failed and why (a tool that could not
+// be downloaded in time included: the script bounds its downloads, and prints their progress here).
 //
 //   pnpm exec vitest run scripts/test/runtimes.test.ts
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,25 +32,51 @@ const CHECKS = [
 let dir = "";
 let report: Entry[] = [];
 let output = "";
+let child: ChildProcess | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "runtimes-report-"));
   const file = join(dir, "report.json");
-  const child = spawn(process.execPath, ["scripts/test-runtimes.mjs", "--json", file], {
+  // Its own process group: if this hook times out, afterAll stops the script and all it started.
+  child = spawn(process.execPath, ["scripts/test-runtimes.mjs", "--json", file], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  await new Promise((resolve) => child.once("close", resolve));
+  const closed = new Promise((resolve) => child!.once("close", resolve));
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  // Download progress as it happens, not only once the script ends.
+  child.stderr!.on("data", (chunk) => {
+    output += chunk;
+    process.stderr.write(chunk);
+  });
+  await closed;
   try {
     report = JSON.parse(readFileSync(file, "utf8")) as Entry[];
   } catch {
     throw new Error(`scripts/test-runtimes.mjs wrote no report:\n${output}`);
   }
-}, 15 * 60_000);
+  // The script's own bounds (15 minutes of downloads, 2 minutes per runtime) end it well before this.
+}, 30 * 60_000);
 
-afterAll(() => {
+const signalGroup = (pid: number, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is gone
+  }
+};
+
+afterAll(async () => {
+  const pid = child?.pid;
+  if (pid !== undefined && child!.exitCode === null && child!.signalCode === null) {
+    const exited = new Promise((resolve) => child!.once("exit", resolve));
+    // SIGTERM first: the script then kills the downloads it runs in process groups of their own.
+    signalGroup(pid, "SIGTERM");
+    const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -24,6 +24,7 @@ export {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
+  type CallLogFields,
   type ClientOptions,
   type ErrorLogEvent,
   type LogEvent,
@@ -45,3 +46,4 @@ export type {
   Schema,
 } from "./operation.js";
 export { MAX_RETRY_AFTER_MS } from "./internal/retry-policy.js";
+export type { AttemptTrace, CallTrace } from "./internal/tracing.js";

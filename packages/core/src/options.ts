@@ -12,24 +12,35 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-/** An attempt is about to be sent. */
-export interface RequestLogEvent {
-  type: "request";
+/** The fields every log event carries, so that the events of one call can be joined. */
+export interface CallLogFields {
+  /** Which API: `"logs"` or `"management"`. */
+  api: string;
+  /** Shared by every event of one call (its attempts, retries, warnings and its end). */
+  callId: string;
+  /** The spec's operationId, e.g. `listLogs`. */
+  operationId: string;
+  /** The spec's path template, e.g. `/v2/redis/database/{id}`. */
+  path: string;
   /** HTTP method. */
   method: string;
-  /** Request URL (without credentials). */
+  /**
+   * Request URL without credentials; query parameters are named without their values
+   * (`https://qstash.upstash.io/v2/logs?count&state`).
+   */
   url: string;
+}
+
+/** An attempt is about to be sent. */
+export interface RequestLogEvent extends CallLogFields {
+  type: "request";
   /** Attempt number, starting at 1. */
   attempt: number;
 }
 
 /** A response (any status) arrived for an attempt. */
-export interface ResponseLogEvent {
+export interface ResponseLogEvent extends CallLogFields {
   type: "response";
-  /** HTTP method. */
-  method: string;
-  /** Request URL (without credentials). */
-  url: string;
   /** HTTP status code. */
   status: number;
   /** Attempt number, starting at 1. */
@@ -39,12 +50,8 @@ export interface ResponseLogEvent {
 }
 
 /** An attempt failed and another one will follow after `delayMs`. */
-export interface RetryLogEvent {
+export interface RetryLogEvent extends CallLogFields {
   type: "retry";
-  /** HTTP method. */
-  method: string;
-  /** Request URL (without credentials). */
-  url: string;
   /** Number of the attempt that failed, starting at 1. */
   attempt: number;
   /** Wait before the next attempt, in milliseconds. */
@@ -53,26 +60,22 @@ export interface RetryLogEvent {
   reason: string;
 }
 
-/** The request failed for good; `error` is the message of the error that is thrown. */
-export interface ErrorLogEvent {
+/**
+ * The call failed for good (an HTTP error, a connection failure, a timeout, an abort, a response
+ * that is not what the spec promises): always the last event of a failed call, and its only `error`.
+ * A call that succeeds has none; its last event is its final `response`.
+ */
+export interface ErrorLogEvent extends CallLogFields {
   type: "error";
-  /** HTTP method. */
-  method: string;
-  /** Request URL (without credentials). */
-  url: string;
-  /** Number of the last attempt, starting at 1. */
+  /** Number of the last attempt, starting at 1 (0 when the call was aborted before its first). */
   attempt: number;
   /** Message of the thrown error (never contains credentials). */
   error: string;
 }
 
 /** Something worth knowing that does not stop the call, e.g. body fields the spec does not list. */
-export interface WarningLogEvent {
+export interface WarningLogEvent extends CallLogFields {
   type: "warning";
-  /** HTTP method. */
-  method: string;
-  /** The operation's path template, e.g. `/v2/redis/database`. */
-  url: string;
   /** What is worth knowing, e.g. `body.colour is not in the spec; sent as given`. */
   message: string;
 }

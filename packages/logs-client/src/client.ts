@@ -99,6 +99,7 @@ export function createLogsClient(options: LogsClientOptions = {}): LogsClient {
     );
   }
   const api = createApi<paths>({
+    api: "logs",
     options: clientOptions,
     defaultBaseUrl: DEFAULT_LOGS_BASE_URL,
     authorization: bearerAuthorization(token),

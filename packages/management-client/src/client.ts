@@ -101,6 +101,7 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
   }
   const authorization = basicAuthorization(email, apiKey);
   const api = createApi<paths>({
+    api: "management",
     options: shared,
     defaultBaseUrl: DEFAULT_MANAGEMENT_BASE_URL,
     authorization,

@@ -27,9 +27,10 @@ import {
   type ApiClientError,
 } from "../errors.js";
 import type { OperationSpec } from "../operation.js";
-import type { ClientOptions, LogEvent, Logger, RequestOptions } from "../options.js";
+import type { ClientOptions, RequestOptions } from "../options.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
 import { redactUrl, secretRedactor, truncate } from "./redact.js";
+import { watchCall, type Watch } from "./tracing.js";
 import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
 import { checkParams, checkValue, requireWellFormed } from "./schema.js";
 import { sleep } from "./sleep.js";
@@ -37,6 +38,8 @@ import { validateClientOptions, validateLimits, type Limits } from "./client-opt
 
 /** What a client passes to {@link createApi}. */
 export interface ApiConfig {
+  /** Which API, as tracing names it: `"logs"` or `"management"`. */
+  readonly api: string;
   /** The user's client options (validated here; `ValidationError` when wrong). */
   readonly options: ClientOptions;
   /** Base URL used when `options.baseUrl` is not set. */
@@ -88,22 +91,23 @@ type RawRequest = (
 interface Call {
   /** The operation, found once (undefined for a raw call to a path the spec does not have). */
   readonly operation: OperationSpec | undefined;
+  /** Its operationId (`""` when there is none). */
+  readonly operationId: string;
   readonly limits: Limits;
+  /** openapi-fetch's id of the call, shared by its events and traces. */
+  callId?: string;
+  /** What to report about body fields the spec does not list (`warning` events). */
+  warnings?: string[] | undefined;
+  /** The call's watch, once sent: a `request()` call finishes it when its result is read. */
+  watch?: Watch;
+  /** The error the final answer of a raw call carries (for its `error` event and trace). */
+  error?: ApiError | undefined;
   /** From `request()`: HTTP errors are thrown as the typed error instead of handed to openapi-fetch. */
   readonly direct: boolean;
   /** The serialized JSON body, re-sent on each attempt. */
   body?: string | undefined;
   /** Set by the attempt loop when a 4xx answer says the state already matches (`x-already-applied`). */
   applied?: boolean;
-}
-
-function emit(logger: Logger | undefined, event: LogEvent): void {
-  if (logger === undefined) return;
-  try {
-    logger(event);
-  } catch {
-    // A failing logger must never break a request.
-  }
 }
 
 function describeCause(error: unknown): string {
@@ -189,7 +193,7 @@ const OK_JSON = new TextEncoder().encode('"OK"');
  * Creates one API's request path over one openapi-fetch client; validates the options first.
  *
  * @example
- * const api = createApi<paths>({ options, defaultBaseUrl, authorization, secrets: [token], userAgent, operations });
+ * const api = createApi<paths>({ api: "logs", options, defaultBaseUrl, authorization, secrets: [token], userAgent, operations });
  * const page = await api.request("listLogs", { query: { count: 10 } });
  */
 export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
@@ -199,12 +203,17 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   const redact = secretRedactor([config.authorization, ...config.secrets]);
   const authorization = config.authorization;
   const baseFetch = options.fetch;
-  /** `"METHOD /path/{template}"` → operation, derived once from the one table (for `raw` calls). */
-  const routes = new Map<string, OperationSpec>();
+  /** `"METHOD /path/{template}"` → operationId, derived once from the one table (for `raw` calls). */
+  const routes = new Map<string, string>();
   for (const id in operations) {
     const operation = operations[id] as OperationSpec;
-    routes.set(`${operation.method} ${operation.path}`, operation);
+    routes.set(`${operation.method} ${operation.path}`, id);
   }
+  /** A call `request()` did not start: a raw one, its operation found from the route. */
+  const rawCall = (method: string, schemaPath: string): Call => {
+    const operationId = routes.get(`${method} ${schemaPath}`) ?? "";
+    return { operation: operations[operationId], operationId, limits: options, direct: false };
+  };
   /** The call `request()` is starting; openapi-fetch reaches `onRequest` before `request()` returns. */
   let starting: Call | undefined;
   /** The body the serializer just turned into JSON, for the `onRequest` of the same call. */
@@ -213,44 +222,34 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   const callOf = new WeakMap<Request, Call>();
 
   const middleware: Middleware = {
-    onRequest({ request, schemaPath, params }) {
+    onRequest({ request, schemaPath, params, id }) {
       const body = serialized;
       serialized = undefined;
-      const call: Call = starting ?? {
-        operation: routes.get(`${request.method} ${schemaPath}`),
-        limits: options,
-        direct: false,
-      };
+      const call = starting ?? rawCall(request.method, schemaPath);
       starting = undefined;
       call.body = body?.text;
+      call.callId = id;
       callOf.set(request, call);
       const operation = call.operation;
       if (operation === undefined) return undefined;
       checkParams(operation.params, "path", params.path, "");
       checkParams(operation.params, "query", params.query, "");
-      checkBody(operation, body === undefined ? undefined : body.value, request.body !== null);
+      call.warnings = checkBody(operation, body?.value, request.body !== null);
       return undefined;
     },
   };
 
-  /** The spec's rules for a request body; unknown fields are sent, with a `warning` event each. */
-  function checkBody(operation: OperationSpec, body: unknown, sent: boolean): void {
+  /** The spec's rules for a request body; returns what to report about fields the spec does not list. */
+  function checkBody(operation: OperationSpec, body: unknown, sent: boolean): string[] | undefined {
     const rule = operation.body;
-    if (rule === undefined) return;
+    if (rule === undefined) return undefined;
     if (!sent) {
       if (rule.required) throw new ValidationError("body", "is required");
-      return;
+      return undefined;
     }
     const unknown: string[] = [];
     checkValue(rule.schema, body, "body", unknown);
-    for (const field of unknown) {
-      emit(logger, {
-        type: "warning",
-        method: operation.method,
-        url: operation.path,
-        message: `${field} is not in the spec; sent as given`,
-      });
-    }
+    return unknown.map((field) => `${field} is not in the spec; sent as given`);
   }
 
   /** A connection-level failure of an attempt, as the typed error to report (secrets redacted). */
@@ -278,7 +277,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
    * success. `"OK"` (JSON or plain, any case) or an empty body reads as `"OK"`; anything else is kept
    * (as a JSON string when it is not JSON) and quoted in a `warning` event, never an error.
    */
-  function acknowledgement(bytes: Uint8Array, method: string, url: string): Uint8Array {
+  function acknowledgement(bytes: Uint8Array, watch: Watch): Uint8Array {
     const text = decoder.decode(bytes);
     const trimmed = text.trim();
     let value: unknown = trimmed;
@@ -292,20 +291,45 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     if (trimmed === "" || (typeof value === "string" && value.trim().toUpperCase() === "OK")) {
       return OK_JSON;
     }
-    emit(logger, {
-      type: "warning",
-      method,
-      url,
-      message: `the acknowledgement is not "OK" but ${truncate(redact(trimmed), 200)}; read as success`,
-    });
+    watch.warn(
+      `the acknowledgement is not "OK" but ${truncate(redact(trimmed), 200)}; read as success`,
+    );
     return value === trimmed ? new TextEncoder().encode(JSON.stringify(trimmed)) : bytes;
   }
 
   /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
   async function send(request: Request): Promise<Response> {
     const { method } = request;
+    const call = callOf.get(request) ?? rawCall(method, "");
+    const { operation } = call;
+    const watch = watchCall(
+      {
+        api: config.api,
+        operationId: call.operationId,
+        method,
+        path: operation?.path ?? "",
+        url: request.url,
+        callId: call.callId ?? "",
+      },
+      logger,
+    );
+    try {
+      for (const message of call.warnings ?? []) watch.warn(message);
+      const response = await attempts(request, call, watch);
+      // A `request()` call ends when its result is read (`request()` finishes it); a raw one here.
+      if (call.direct) call.watch = watch;
+      else watch.finish(call.error);
+      return response;
+    } catch (error) {
+      watch.finish(error);
+      throw error;
+    }
+  }
+
+  /** Every attempt of one request: build → attempt → decide → wait → retry. */
+  async function attempts(request: Request, call: Call, watch: Watch): Promise<Response> {
+    const { method } = request;
     const url = redactUrl(request.url);
-    const call = callOf.get(request) ?? { operation: undefined, limits: options, direct: false };
     const { operation, limits } = call;
     const idempotent = operation?.idempotent ?? isIdempotentMethod(method);
     const userSignal = request.signal;
@@ -313,7 +337,6 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
 
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
-      emit(logger, { type: "request", method, url, attempt });
       // Build: the first attempt sends the request itself; a retry re-sends the serialized body (or,
       // for a body this pipeline did not serialize, a copy kept while another attempt may need it).
       let outgoing = request;
@@ -325,6 +348,8 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
           outgoing = request.clone();
         }
       }
+      // The rate-limit gate's wait before this attempt goes here (0 until there is one).
+      watch.attempt(attempt, outgoing.headers);
       // Attempt: one timer covers the response and its whole body; the user's abort is forwarded.
       const controller = new AbortController();
       let timedOut = false;
@@ -334,23 +359,12 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       }, limits.timeoutMs);
       const forwardAbort = () => controller.abort(userSignal.reason);
       userSignal.addEventListener("abort", forwardAbort);
-      const started = logger === undefined ? 0 : performance.now();
       let decision: RetryDecision;
       let response: Response | undefined;
       let final: Response | ApiError | undefined;
       try {
         response = await baseFetch(outgoing, { ...init, signal: controller.signal });
-        if (logger !== undefined) {
-          const durationMs = Math.round(performance.now() - started);
-          emit(logger, {
-            type: "response",
-            method,
-            url,
-            status: response.status,
-            attempt,
-            durationMs,
-          });
-        }
+        watch.response(response.status);
         // Decide on the status alone: a response to retry is not read.
         decision = response.ok
           ? { retry: false, reason: "ok" }
@@ -369,7 +383,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
           if (response.ok) {
             const ack = operation?.success === "acknowledgement";
             final = new BufferedResponse(
-              ack ? acknowledgement(bytes, method, url) : bytes,
+              ack ? acknowledgement(bytes, watch) : bytes,
               response,
               exchange,
             );
@@ -382,37 +396,40 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
               "note" in decision ? decision.note : undefined,
             );
           }
+          const error = final instanceof ApiError ? final : call.error;
+          watch.settle({ status: response.status, bytes: bytes.byteLength, error });
         }
       } catch (error) {
-        if (userSignal.aborted) throw new AbortError(userSignal.reason);
-        if (error instanceof BodyTooLarge && response !== undefined) {
-          const failure = new InvalidResponseError({
-            status: response.status,
-            headers: response.headers,
-            body: undefined,
-            method,
-            url,
-            attempts: attempt,
-            reason: `response body is larger than maxResponseBytes (${limits.maxResponseBytes} bytes)`,
-          });
-          emit(logger, { type: "error", method, url, attempt, error: failure.message });
-          throw failure;
-        }
-        const failure = attemptFailure(error, {
-          method,
-          url,
-          timeoutMs: limits.timeoutMs,
-          timedOut,
-          attempt,
-        });
-        decision = retryDecision({
-          attempt,
-          maxRetries: limits.maxRetries,
-          idempotent,
-          error: failure,
-        });
+        const failure = userSignal.aborted
+          ? new AbortError(userSignal.reason)
+          : error instanceof BodyTooLarge && response !== undefined
+            ? new InvalidResponseError({
+                status: response.status,
+                headers: response.headers,
+                body: undefined,
+                method,
+                url,
+                attempts: attempt,
+                reason: `response body is larger than maxResponseBytes (${limits.maxResponseBytes} bytes)`,
+              })
+            : attemptFailure(error, {
+                method,
+                url,
+                timeoutMs: limits.timeoutMs,
+                timedOut,
+                attempt,
+              });
+        decision =
+          failure instanceof ConnectionError
+            ? retryDecision({
+                attempt,
+                maxRetries: limits.maxRetries,
+                idempotent,
+                error: failure,
+              })
+            : { retry: false, reason: "final" };
         if (!decision.retry) {
-          emit(logger, { type: "error", method, url, attempt, error: failure.message });
+          watch.settle({ status: response?.status, error: failure });
           throw failure;
         }
       } finally {
@@ -423,7 +440,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       if (final !== undefined) throw final;
       // Wait, then retry.
       const { delayMs, reason } = decision as Extract<RetryDecision, { retry: true }>;
-      emit(logger, { type: "retry", method, url, attempt, delayMs, reason });
+      watch.settle({ status: response?.status, retryDelayMs: delayMs, reason });
       try {
         await sleep(delayMs, userSignal);
       } catch {
@@ -458,17 +475,11 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       // The service says the state already matches: the call had its effect.
       call.applied = true;
     }
-    if (!call.applied && (call.direct || logger !== undefined)) {
-      const error = ApiError.from({
-        status,
-        headers,
-        body: parseErrorBody(text),
-        ...exchange,
-        note,
-      });
-      const { method, url, attempts: attempt } = exchange;
-      emit(logger, { type: "error", method, url, attempt, error: error.message });
+    if (!call.applied) {
+      const body = parseErrorBody(text);
+      const error = ApiError.from({ status, headers, body, ...exchange, note });
       if (call.direct) return error;
+      call.error = error;
     }
     return new BufferedResponse(new TextEncoder().encode(text), response, exchange, headers);
   }
@@ -500,7 +511,12 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         `is not an operation of this API: ${JSON.stringify(id)}`,
       );
     }
-    const call: Call = { operation, limits: validateLimits(perCall, options), direct: true };
+    const call: Call = {
+      operation,
+      operationId: id,
+      limits: validateLimits(perCall, options),
+      direct: true,
+    };
     let pending: Promise<{ data?: unknown; response: Response }>;
     starting = call;
     serialized = undefined;
@@ -513,10 +529,19 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     } finally {
       starting = undefined;
     }
-    const { data, response } = await pending;
-    if (call.applied || operation.success === "acknowledgement") return undefined as T;
-    const body = readSuccess(operation, data, response);
-    return read === undefined ? (body as T) : read(body, response);
+    try {
+      const { data, response } = await pending;
+      let result: T = undefined as T;
+      if (!call.applied && operation.success !== "acknowledgement") {
+        const body = readSuccess(operation, data, response);
+        result = read === undefined ? (body as T) : read(body, response);
+      }
+      call.watch?.finish(undefined);
+      return result;
+    } catch (error) {
+      call.watch?.finish(error);
+      throw error;
+    }
   }
 
   return { raw, baseUrl, request };

@@ -39,6 +39,7 @@ function construct(options: ClientOptions): unknown {
 describe("construction", () => {
   it("uses the default base URL without its trailing slash; documents the defaults", () => {
     const api = createApi<paths>({
+      api: "test",
       options: {},
       defaultBaseUrl: "https://qstash.upstash.io/",
       authorization: "Bearer x",
@@ -95,6 +96,7 @@ describe("construction", () => {
   it("refuses an authorization value fetch could not send, at construction", () => {
     const error = thrown(() =>
       createApi<paths>({
+        api: "test",
         options: {},
         defaultBaseUrl: "https://a.example",
         authorization: "Bearer tok\u0100en",
@@ -185,12 +187,19 @@ describe("requests", () => {
     server.enqueue({ status: 200, body: {}, delayMs: 20 });
     const events: LogEvent[] = [];
     await testApi(server.url, { logger: (event) => events.push(event) }).request("getThing", {});
+    const call = {
+      api: "test",
+      callId: expect.any(String) as string,
+      operationId: "getThing",
+      path: "/thing",
+      method: "GET",
+      url: `${server.url}/thing`,
+    };
     expect(events).toEqual([
-      { type: "request", method: "GET", url: `${server.url}/thing`, attempt: 1 },
+      { type: "request", ...call, attempt: 1 },
       {
         type: "response",
-        method: "GET",
-        url: `${server.url}/thing`,
+        ...call,
         status: 200,
         attempt: 1,
         durationMs: expect.any(Number) as number,
@@ -206,8 +215,12 @@ describe("requests", () => {
     await api.request("createThing", { body: { name: "a", colour: "red" } });
     expect(events[0]).toEqual({
       type: "warning",
+      api: "test",
+      callId: expect.any(String) as string,
+      operationId: "createThing",
+      path: "/things",
       method: "POST",
-      url: "/things",
+      url: `${server.url}/things`,
       message: "body.colour is not in the spec; sent as given",
     });
     expect(JSON.parse(server.requests[0]?.body ?? "")).toEqual({ name: "a", colour: "red" });

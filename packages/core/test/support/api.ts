@@ -143,6 +143,7 @@ export const operations = {
 /** Creates the test API against `baseUrl` (override any option). */
 export function testApi(baseUrl: string, options: ClientOptions = {}): Api<paths> {
   return createApi<paths>({
+    api: "test",
     options: { baseUrl, ...options },
     defaultBaseUrl: "https://example.invalid",
     authorization: `Bearer ${SECRET}`,

@@ -375,8 +375,12 @@ describe("valid edge cases are sent", () => {
     });
     expect(events).toContainEqual({
       type: "warning",
+      api: "management",
+      callId: expect.any(String) as unknown,
+      operationId: "createDatabase",
+      path: "/v2/redis/database",
       method: "POST",
-      url: "/v2/redis/database",
+      url: `${server.url}/v2/redis/database`,
       message: "body.tsl is not in the spec; sent as given",
     });
   });
