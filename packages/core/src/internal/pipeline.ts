@@ -278,23 +278,17 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
    * (as a JSON string when it is not JSON) and quoted in a `warning` event, never an error.
    */
   function acknowledgement(bytes: Uint8Array, watch: Watch): Uint8Array {
-    const text = decoder.decode(bytes);
-    const trimmed = text.trim();
-    let value: unknown = trimmed;
-    if (trimmed.startsWith('"') || trimmed.startsWith("{") || trimmed.startsWith("[")) {
-      try {
-        value = JSON.parse(trimmed) as unknown;
-      } catch {
-        // Not JSON: the text itself.
-      }
-    }
-    if (trimmed === "" || (typeof value === "string" && value.trim().toUpperCase() === "OK")) {
-      return OK_JSON;
-    }
+    const text = decoder.decode(bytes).trim();
+    if (/^("?)\s*(ok)?\s*\1$/i.test(text)) return OK_JSON;
     watch.warn(
-      `the acknowledgement is not "OK" but ${truncate(redact(trimmed), 200)}; read as success`,
+      `the acknowledgement is not "OK" but ${truncate(redact(text), 200)}; read as success`,
     );
-    return value === trimmed ? new TextEncoder().encode(JSON.stringify(trimmed)) : bytes;
+    try {
+      JSON.parse(text);
+      return bytes;
+    } catch {
+      return new TextEncoder().encode(JSON.stringify(text));
+    }
   }
 
   /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
