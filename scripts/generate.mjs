@@ -18,6 +18,7 @@ import openapiTS, {
 import * as prettier from "prettier";
 import ts from "typescript";
 import { parse } from "yaml";
+import { cliTable } from "./lib/cli-table.mjs";
 import { compileOperations, componentValueSets } from "./lib/openapi.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,6 +37,7 @@ const TARGETS = {
     { file: "operations.ts", spec: "specs/management.openapi.yaml", emit: operationTable },
   ],
   emulator: [{ file: "operations.ts", spec: "specs/*.openapi.yaml", emit: emulatorTables }],
+  cli: [{ file: "operations.ts", spec: "specs/*.openapi.yaml", emit: commandLineTable }],
 };
 
 const load = async (spec) => parse(await readFile(join(root, spec), "utf8"));
@@ -162,6 +164,15 @@ export async function emulatorTables() {
     `/** The values of each component schema with a closed \`enum\` or an \`x-extensible-enum\` (known values), by API. */\n` +
     `export const valueSets = ${literal(sets)} as const;\n`
   );
+}
+
+/** Both specs as the command line's table (scripts/lib/cli-table.mjs). */
+export async function commandLineTable() {
+  const docs = {
+    logs: await load("specs/logs.openapi.yaml"),
+    management: await load("specs/management.openapi.yaml"),
+  };
+  return cliTable(docs, literal, Code);
 }
 
 async function render(target) {

@@ -11,6 +11,7 @@ const GENERATED = [
   "packages/management-client/src/generated/schema.ts",
   "packages/management-client/src/generated/operations.ts",
   "packages/emulator/src/generated/operations.ts",
+  "packages/cli/src/generated/operations.ts",
 ];
 
 /** A scratch copy of the specs, the codegen script and the committed generated files. */
@@ -74,7 +75,11 @@ describe("pnpm generate", () => {
       "packages/logs-client/src/generated/schema.ts",
       "packages/logs-client/src/generated/operations.ts",
       "packages/emulator/src/generated/operations.ts",
+      "packages/cli/src/generated/operations.ts",
     ]);
+    expect(read("packages/cli/src/generated/operations.ts")).toMatch(
+      /name: "sourceRegion",\s+in: "query",\s+required: false,\s+description: "Only entries published from this region\.",/,
+    );
     expect(read("packages/logs-client/src/generated/schema.ts")).toContain(
       "sourceRegion?: string;",
     );

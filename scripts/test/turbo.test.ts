@@ -38,8 +38,9 @@ describe("turbo generate inputs", () => {
     expect(specsOf("@api-clients/logs-client#generate")).toEqual([LOGS]);
     expect(specsOf("@api-clients/management-client#generate")).toEqual([MANAGEMENT]);
     expect(specsOf("@api-clients/emulator#generate").sort()).toEqual([LOGS, MANAGEMENT]);
+    expect(specsOf("@api-clients/cli#generate").sort()).toEqual([LOGS, MANAGEMENT]);
     expect(specsOf("@api-clients/core#generate")).toEqual([]);
-    for (const task of ["logs-client", "management-client", "emulator"]) {
+    for (const task of ["logs-client", "management-client", "emulator", "cli"]) {
       expect(inputs[`@api-clients/${task}#generate`]).toContain("../../scripts/generate.mjs");
     }
   });

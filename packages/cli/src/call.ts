@@ -1,82 +1,59 @@
-// `api-clients call <operationId>`: any operation of either API, from the clients' operation tables,
-// sent through the client's `raw` (openapi-fetch) with the same auth, retries and timeouts.
+// `api-clients call <operationId>`: any operation of either API, from the generated operation table,
+// sent through the client's `request()` (its checks, retries, timeouts and typed errors).
 import { readFile } from "node:fs/promises";
-import { ApiError } from "@api-clients/logs-client";
 import { UsageError, type Context } from "./context.js";
-import {
-  describeSchema,
-  paramShape,
-  schemaTypes,
-  type OperationSpec,
-  type Schema,
-} from "./operation-table.js";
+import { inputHint, readInput, type CliOperation } from "./operations.js";
+import { send, type SendInput } from "./send.js";
 
-/** The help text after the options of `call <operationId> --help`: method, path, parameters and body. */
-export function operationHelp(op: OperationSpec): string {
-  const lines = [
-    ``,
-    `The ${op.api} API's ${op.id}: ${op.method} ${op.path}` +
-      (op.idempotent ? "" : " (not retried on 5xx or timeouts: repeating it is not safe)"),
-  ];
-  if (!op.described) {
-    lines.push(
-      "",
-      "(This client's operation table lists no parameters: pass them as --param name=value.)",
-    );
-    return lines.join("\n");
-  }
+/** The help text after the options of `call <operationId> --help`: what it does, parameters and body. */
+export function operationHelp(op: CliOperation): string {
+  const lines = [``, `The ${op.api} API's ${op.id}: ${op.method} ${op.path}`];
+  if (op.description) lines.push(op.description);
+  if (!op.idempotent) lines.push("Not retried on 5xx or timeouts: repeating it is not safe.");
+  const line = (name: string, facts: (string | undefined)[], description?: string) =>
+    `  ${name.padEnd(22)} ${facts.filter(Boolean).join(", ")}${description ? `: ${description}` : ""}`;
+  const params = op.inputs.filter((i) => i.in !== "body");
   lines.push("", "Parameters (--param name=value):");
-  if (op.params.length === 0) lines.push("  (none)");
-  for (const p of op.params) {
-    const about = [p.in, p.required ? "required" : "optional", describeSchema(p.schema)]
-      .filter(Boolean)
-      .join(", ");
-    lines.push(`  ${p.name.padEnd(22)} ${about}${p.description ? `: ${p.description}` : ""}`);
-  }
+  if (params.length === 0) lines.push("  (none)");
+  for (const p of params)
+    lines.push(
+      line(
+        p.name,
+        [
+          p.in,
+          p.required ? "required" : "optional",
+          p.deprecated ? "deprecated" : undefined,
+          inputHint(p),
+        ],
+        p.description,
+      ),
+    );
   lines.push("", "Body (--body JSON, --body @file, --body @- for stdin):");
   if (op.body === undefined) lines.push("  (none)");
   else {
     if (!op.body.required) lines.push("  optional");
-    lines.push(...bodyLines(op.body.schema));
+    for (const group of op.body.oneOf ?? [])
+      if (group.length === 1 && op.body.oneOf!.length > 1)
+        lines.push(`  one of ${op.body.oneOf!.map((g) => g.join(" + ")).join(", ")} is required`);
+      else break;
+    for (const f of op.inputs.filter((i) => i.in === "body"))
+      lines.push(
+        line(
+          f.name,
+          [
+            f.required ? "required" : "optional",
+            f.deprecated ? "deprecated" : undefined,
+            inputHint(f),
+          ],
+          f.description,
+        ),
+      );
   }
   return lines.join("\n");
 }
 
-function bodyLines(schema: Schema): string[] {
-  const variants = schema.oneOf ?? schema.anyOf;
-  if (variants)
-    return variants.flatMap((v, i) => [
-      `  variant ${i + 1}:`,
-      ...bodyLines(v).map((l) => `  ${l}`),
-    ]);
-  const properties = schema.properties;
-  if (properties === undefined) return [`  ${describeSchema(schema) || "JSON"}`];
-  const required = new Set(schema.required ?? []);
-  return Object.entries(properties).map(([name, s]) => {
-    const about = [required.has(name) ? "required" : "optional", describeSchema(s)]
-      .filter(Boolean)
-      .join(", ");
-    return `  ${name.padEnd(22)} ${about}${s.description ? `: ${s.description}` : ""}`;
-  });
-}
-
-function convert(raw: string, schema: Schema, name: string): unknown {
-  const types = schemaTypes(schema);
-  if ((types.includes("integer") || types.includes("number")) && !types.includes("string")) {
-    const n = raw.trim() === "" ? Number.NaN : Number(raw);
-    if (!Number.isFinite(n))
-      throw new UsageError(`--param ${name}: expected a number, got ${JSON.stringify(raw)}`);
-    return n;
-  }
-  if (types.length === 1 && types[0] === "boolean") {
-    if (raw === "true" || raw === "false") return raw === "true";
-    throw new UsageError(`--param ${name}: expected true or false, got ${JSON.stringify(raw)}`);
-  }
-  return raw;
-}
-
-/** Reads `--param name=value` pairs into openapi-fetch's `params`, checked against the operation. */
-export function readParams(op: OperationSpec, pairs: readonly string[]) {
+/** Reads `--param name=value` pairs into the call's path and query, each value read by its rule. */
+export function readParams(op: CliOperation, pairs: readonly string[]): SendInput {
   const given = new Map<string, string[]>();
   for (const pair of pairs) {
     const at = pair.indexOf("=");
@@ -84,35 +61,27 @@ export function readParams(op: OperationSpec, pairs: readonly string[]) {
     const name = pair.slice(0, at);
     given.set(name, [...(given.get(name) ?? []), pair.slice(at + 1)]);
   }
-  const path: Record<string, unknown> = {};
-  const query: Record<string, unknown> = {};
-  const known = new Set(op.params.map((p) => p.name));
+  const params = op.inputs.filter((i) => i.in !== "body");
+  const out: SendInput = {};
   for (const [name, values] of given) {
-    const spec = op.params.find((p) => p.name === name);
-    if (spec === undefined) {
-      if (op.described)
-        throw new UsageError(
-          `--param ${name}: ${op.id} has no parameter ${JSON.stringify(name)}` +
-            (known.size > 0 ? ` (it has: ${[...known].join(", ")})` : " (it takes none)"),
-        );
-      query[name] = values.length > 1 ? values : values[0];
-      continue;
-    }
-    const { scalar, repeatable, arrayOnly } = paramShape(spec.schema);
-    if (values.length > 1 && !repeatable)
-      throw new UsageError(`--param ${name}: given ${values.length} times; it takes one value`);
-    const converted = values.map((v) => convert(v, scalar, name));
-    (spec.in === "path" ? path : query)[name] =
-      arrayOnly || converted.length > 1 ? converted : converted[0];
+    const spec = params.find((p) => p.name === name);
+    if (spec === undefined)
+      throw new UsageError(
+        `--param ${name}: ${op.id} has no parameter ${JSON.stringify(name)}` +
+          (params.length > 0
+            ? ` (it has: ${params.map((p) => p.name).join(", ")})`
+            : " (it takes none)"),
+      );
+    (out[spec.in as "path" | "query"] ??= {})[name] = readInput(spec, values, `--param ${name}`);
   }
-  for (const p of op.params)
+  for (const p of params)
     if (p.required && !given.has(p.name))
       throw new UsageError(`--param ${p.name}: required by ${op.id} (${p.in} parameter)`);
-  return { path, query };
+  return out;
 }
 
 /** Reads `--body`: JSON text, `@file`, or `@-` for standard input. */
-async function readBody(ctx: Context, value: string): Promise<unknown> {
+export async function readBody(ctx: Context, value: string): Promise<unknown> {
   let text = value;
   if (value.startsWith("@")) {
     const file = value.slice(1);
@@ -138,47 +107,23 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-interface RawResult {
-  data?: unknown;
-  error?: unknown;
-  response: Response;
-}
-type RawRequest = (
-  method: string,
-  path: string,
-  init: Record<string, unknown>,
-) => Promise<RawResult>;
-
-/** Sends one operation and prints its result as JSON. */
+/** Sends one operation and prints its result as JSON (`"OK"` for an acknowledgement). */
 export async function callOperation(
   ctx: Context,
-  op: OperationSpec,
+  op: CliOperation,
   options: { param?: string[]; body?: string },
+  fieldFlags: Map<string, string>,
 ): Promise<void> {
-  const params = readParams(op, options.param ?? []);
+  for (const p of op.inputs) if (p.in !== "body") fieldFlags.set(p.name, `--param ${p.name}`);
+  const input = readParams(op, options.param ?? []);
   const body = options.body === undefined ? undefined : await readBody(ctx, options.body);
-  if (op.described && op.body === undefined && body !== undefined)
+  if (op.body === undefined && body !== undefined)
     throw new UsageError(`--body: ${op.id} takes no request body`);
-  if (op.described && op.body?.required && body === undefined)
+  if (op.body?.required && body === undefined)
     throw new UsageError(`--body: ${op.id} requires a JSON body (see --help)`);
-
-  const raw = (op.api === "logs" ? ctx.logs().raw : ctx.management().raw) as unknown as {
-    request: RawRequest;
-  };
-  const result = await raw.request(op.method.toLowerCase(), op.path, {
-    params,
-    ...(body === undefined ? {} : { body }),
-    signal: ctx.signal,
-  });
-  const { response } = result;
-  if (!response.ok || ("error" in result && result.error !== undefined)) {
-    throw ApiError.from({
-      status: response.status,
-      headers: response.headers,
-      body: result.error,
-      method: op.method,
-      url: response.url,
-    });
-  }
-  if (result.data !== undefined) ctx.out(JSON.stringify(result.data, null, 2) + "\n");
+  if (body !== undefined) input.body = body;
+  const result = await send(ctx, op, input);
+  const shown =
+    op.success === "acknowledgement" && (result === undefined || result === "") ? "OK" : result;
+  if (shown !== undefined) ctx.out(JSON.stringify(shown, null, 2) + "\n");
 }

@@ -1,7 +1,9 @@
 // What every command shares: the streams, the global options, the clients built from them, colour,
 // the interrupt signal, and the redaction of credentials from everything printed.
+import { basicAuthorization, secretRedactor } from "@api-clients/core/internal";
 import { createLogsClient, type LogsClient, type LogEvent } from "@api-clients/logs-client";
 import { createManagementClient, type ManagementClient } from "@api-clients/management-client";
+import { readValue } from "./operations.js";
 import { colorEnabled, colorsFor, type Colors } from "./output/colors.js";
 
 /** The streams and environment a run uses (the process's by default). */
@@ -37,12 +39,14 @@ export class InterruptedError extends Error {
   }
 }
 
-function nonNegativeInteger(raw: string | undefined, flag: string): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw))
-    throw new UsageError(`${flag}: expected a non-negative integer, got ${JSON.stringify(raw)}`);
-  return Number(raw);
-}
+/** A global flag that takes a count or milliseconds (`--max-retries`, `--timeout`), read by core. */
+const count = (raw: string | undefined, option: string): number | undefined =>
+  raw === undefined
+    ? undefined
+    : (readValue({ type: "integer", minimum: 0 }, raw, option) as number);
+
+/** Which API a client serves. */
+export type ApiName = "logs" | "management";
 
 /** Everything a command needs, built from the global options. */
 export class Context {
@@ -52,6 +56,7 @@ export class Context {
   /** Lines printed on stderr after an error's message (e.g. how to resume an export). */
   readonly notes: string[] = [];
   private readonly secrets: string[] = [];
+  private redactor: (text: string) => string = (text) => text;
   private logsClient: LogsClient | undefined;
   private managementClient: ManagementClient | undefined;
 
@@ -63,11 +68,16 @@ export class Context {
   ) {
     this.colors = colorsFor(colorEnabled(io.stdout, io.env, options.color));
     this.errColors = colorsFor(colorEnabled(io.stderr, io.env, options.color));
-    for (const secret of [
+    this.addSecrets(
       options.token ?? io.env["QSTASH_TOKEN"],
       options.apiKey ?? io.env["UPSTASH_API_KEY"],
-    ])
+    );
+  }
+
+  private addSecrets(...secrets: (string | undefined)[]): void {
+    for (const secret of secrets)
       if (secret !== undefined && secret !== "") this.secrets.push(secret);
+    this.redactor = secretRedactor(this.secrets);
   }
 
   /** The terminal's width when stdout is a terminal (tables then fit it), else `undefined`. */
@@ -80,21 +90,19 @@ export class Context {
     return this.io.stdout.write(text);
   }
 
-  /** Writes a line to stderr, with any credential replaced by `***`. */
+  /** Writes a line to stderr, with any credential masked. */
   err(line: string): void {
     this.io.stderr.write(this.redact(line) + "\n");
   }
 
-  /** Replaces every known credential (and its Basic-auth encoding) in `text` by `***`. */
+  /** Masks every known credential (and its Basic-auth encoding) in `text`, as the clients do. */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join("***");
-    return out;
+    return this.redactor(text);
   }
 
   private shared() {
-    const maxRetries = nonNegativeInteger(this.options.maxRetries, "--max-retries");
-    const timeoutMs = nonNegativeInteger(this.options.timeout, "--timeout");
+    const maxRetries = count(this.options.maxRetries, "maxRetries");
+    const timeoutMs = count(this.options.timeout, "timeoutMs");
     return {
       ...(this.options.baseUrl !== undefined ? { baseUrl: this.options.baseUrl } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
@@ -107,24 +115,46 @@ export class Context {
 
   /** The logs client (token from `--token` or `QSTASH_TOKEN`). */
   logs(): LogsClient {
-    if (this.logsClient) return this.logsClient;
-    const token = this.options.token ?? this.io.env["QSTASH_TOKEN"];
-    if (token === undefined || token === "")
-      throw new UsageError("no logs API token: set QSTASH_TOKEN or pass --token");
-    return (this.logsClient = createLogsClient({ token, ...this.shared() }));
+    return (this.logsClient ??= this.createLogs());
   }
 
   /** The management client (`--email`/`--api-key`, or `UPSTASH_EMAIL`/`UPSTASH_API_KEY`). */
   management(): ManagementClient {
-    if (this.managementClient) return this.managementClient;
+    return (this.managementClient ??= this.createManagement());
+  }
+
+  /**
+   * A client of `api` that sends nothing (for `--dry-run`): every attempt goes to `fetch`, which
+   * records the request and throws; no retries.
+   */
+  offline(
+    api: ApiName,
+    fetch: (request: Request) => Promise<Response>,
+  ): LogsClient | ManagementClient {
+    const overrides = {
+      fetch: (input: RequestInfo | URL) => fetch(input as Request),
+      maxRetries: 0,
+    };
+    return api === "logs" ? this.createLogs(overrides) : this.createManagement(overrides);
+  }
+
+  private createLogs(overrides: object = {}): LogsClient {
+    const token = this.options.token ?? this.io.env["QSTASH_TOKEN"];
+    if (token === undefined || token === "")
+      throw new UsageError("no logs API token: set QSTASH_TOKEN or pass --token");
+    return createLogsClient({ token, ...this.shared(), ...overrides });
+  }
+
+  private createManagement(overrides: object = {}): ManagementClient {
     const email = this.options.email ?? this.io.env["UPSTASH_EMAIL"];
     const apiKey = this.options.apiKey ?? this.io.env["UPSTASH_API_KEY"];
     if (email === undefined || email === "")
       throw new UsageError("no account e-mail: set UPSTASH_EMAIL or pass --email");
     if (apiKey === undefined || apiKey === "")
       throw new UsageError("no API key: set UPSTASH_API_KEY or pass --api-key");
-    this.secrets.push(Buffer.from(`${email}:${apiKey}`).toString("base64"));
-    return (this.managementClient = createManagementClient({ email, apiKey, ...this.shared() }));
+    const authorization = basicAuthorization(email, apiKey);
+    this.addSecrets(authorization, authorization.slice("Basic ".length));
+    return createManagementClient({ email, apiKey, ...this.shared(), ...overrides });
   }
 
   /** Throws {@link InterruptedError} once Ctrl-C was pressed. */

@@ -35,6 +35,7 @@ export async function run(args: readonly string[], options: RunOptions = {}): Pr
     context: undefined,
     command: undefined,
     filterFlags: [],
+    fieldFlags: new Map(),
   };
   try {
     await buildProgram(state).parseAsync([...args], { from: "user" });

@@ -8,16 +8,8 @@ import { DEFAULT_CSV_COLUMNS, exportFormat, exportLogs } from "./logs/export.js"
 import { addFilterOptions, logFilterFlags, readFilters, type FilterFlag } from "./logs/filters.js";
 import { listLogs } from "./logs/list.js";
 import { tailLogs } from "./logs/tail.js";
-import {
-  databaseColumns,
-  memberColumns,
-  printList,
-  printRecord,
-  printStats,
-  teamColumns,
-  vectorColumns,
-} from "./management/tables.js";
-import { allOperations } from "./operation-table.js";
+import { addManagementCommands } from "./management/commands.js";
+import { allOperations, collect, readValue } from "./operations.js";
 
 /** What the error report needs to know about the command that ran. */
 export interface RunState {
@@ -27,6 +19,8 @@ export interface RunState {
   command: Command | undefined;
   /** The filter flags of the running logs command (to name the flag of a `ValidationError`). */
   filterFlags: readonly FilterFlag[];
+  /** The flag or argument of each input of the running command, by the field a `ValidationError` names. */
+  fieldFlags: Map<string, string>;
 }
 
 const VERSION = (
@@ -38,7 +32,8 @@ const VERSION = (
 const ROOT_HELP = `
 Credentials (flags override the environment):
   logs commands        QSTASH_TOKEN, or --token
-  db, teams, vector    UPSTASH_EMAIL and UPSTASH_API_KEY, or --email and --api-key
+  db, backups, teams, vector
+                       UPSTASH_EMAIL and UPSTASH_API_KEY, or --email and --api-key
   call                 whichever its API needs
   Prefer the environment: flags are visible to other users in the process list.
   Credentials are never printed, also not with --verbose.
@@ -46,7 +41,8 @@ Credentials (flags override the environment):
 Exit codes:
   0    success
   1    the API answered with an error, or the request failed (after retries)
-  2    usage error: unknown command or flag, bad value, missing credentials
+  2    usage error: unknown command or flag, bad value, missing credentials,
+       a deletion without --yes and no terminal to confirm on
   130  interrupted (Ctrl-C)
 
 Examples:
@@ -54,6 +50,8 @@ Examples:
   api-clients logs export --from 1d --out day.ndjson
   api-clients logs tail --state FAILED
   api-clients db list --json
+  api-clients db create --name cache --primary-region eu-west-1 --dry-run
+  api-clients db delete <id> --yes
   api-clients call getDatabase --param id=<id> --param credentials=hide`;
 
 /** The full name of a command, e.g. `api-clients logs list`. */
@@ -84,12 +82,6 @@ function positiveNumber(raw: string, flag: string): number {
   if (raw.trim() === "" || !Number.isFinite(n) || n <= 0)
     throw new UsageError(`${flag}: expected a positive number, got ${JSON.stringify(raw)}`);
   return n;
-}
-
-function nonNegativeInteger(raw: string, flag: string): number {
-  if (!/^\d+$/.test(raw))
-    throw new UsageError(`${flag}: expected a non-negative integer, got ${JSON.stringify(raw)}`);
-  return Number(raw);
 }
 
 /** Builds the program; actions run with the {@link Context} made from the global options. */
@@ -208,80 +200,16 @@ export function buildProgram(state: RunState): Command {
     await tailLogs(ctx(), params, {
       json: opts["json"] === true,
       intervalMs: positiveNumber(opts["interval"] as string, "--interval") * 1000,
-      lines: nonNegativeInteger(opts["lines"] as string, "--lines"),
+      lines: readValue(
+        { type: "integer", minimum: 0 },
+        opts["lines"] as string,
+        "--lines",
+      ) as number,
     });
   });
 
   // ── management ──────────────────────────────────────────────────────────────────────────────────
-  const db = program.command("db").description("key-value databases");
-  db.command("list")
-    .description("the databases of the account")
-    .option("--json", "print the records as JSON")
-    .action(async (opts: { json?: boolean }) => {
-      const rows = await ctx().management().databases.list({ signal: ctx().signal });
-      printList(ctx(), rows, databaseColumns, opts.json === true, "No databases.");
-    });
-  db.command("get")
-    .description("one database")
-    .argument("<id>", "database id")
-    .option("--json", "print the record as JSON")
-    .option("--credentials <mode>", "ask the service to hide credentials: --credentials hide")
-    .option("--show-secrets", "show password and tokens in the table (JSON always has them)")
-    .action(
-      async (id: string, opts: { json?: boolean; credentials?: string; showSecrets?: boolean }) => {
-        const query =
-          opts.credentials === undefined ? {} : { credentials: opts.credentials as "hide" };
-        const record = await ctx().management().databases.get(id, query, { signal: ctx().signal });
-        printRecord(ctx(), record, opts.json === true, opts.showSecrets === true);
-      },
-    );
-  db.command("stats")
-    .description("usage statistics of one database")
-    .argument("<id>", "database id")
-    .option("--json", "print the statistics as JSON")
-    .action(async (id: string, opts: { json?: boolean }) => {
-      const stats = await ctx().management().databases.stats(id, { signal: ctx().signal });
-      printStats(ctx(), stats, opts.json === true);
-    });
-
-  const teams = program.command("teams").description("teams and their members");
-  teams
-    .command("list")
-    .description("the teams of the account")
-    .option("--json", "print the records as JSON")
-    .action(async (opts: { json?: boolean }) => {
-      const rows = await ctx().management().teams.list({ signal: ctx().signal });
-      printList(ctx(), rows, teamColumns, opts.json === true, "No teams.");
-    });
-  teams
-    .command("members")
-    .description("the members of a team")
-    .argument("<teamId>", "team id")
-    .option("--json", "print the records as JSON")
-    .action(async (teamId: string, opts: { json?: boolean }) => {
-      const rows = await ctx().management().teams.listMembers(teamId, { signal: ctx().signal });
-      printList(ctx(), rows, memberColumns, opts.json === true, "No members.");
-    });
-
-  const vector = program.command("vector").description("vector indexes");
-  vector
-    .command("list")
-    .description("the vector indexes of the account")
-    .option("--json", "print the records as JSON")
-    .action(async (opts: { json?: boolean }) => {
-      const rows = await ctx().management().vector.list({ signal: ctx().signal });
-      printList(ctx(), rows, vectorColumns, opts.json === true, "No vector indexes.");
-    });
-  vector
-    .command("get")
-    .description("one vector index")
-    .argument("<id>", "index id")
-    .option("--json", "print the record as JSON")
-    .option("--show-secrets", "show the tokens in the table (JSON always has them)")
-    .action(async (id: string, opts: { json?: boolean; showSecrets?: boolean }) => {
-      const record = await ctx().management().vector.get(id, { signal: ctx().signal });
-      printRecord(ctx(), record, opts.json === true, opts.showSecrets === true);
-    });
+  addManagementCommands(program, ctx, state, takenFlags);
 
   // ── call ────────────────────────────────────────────────────────────────────────────────────────
   const call = program
@@ -296,7 +224,7 @@ export function buildProgram(state: RunState): Command {
   for (const op of allOperations()) {
     call
       .command(op.id)
-      .description(`${op.method} ${op.path}`)
+      .description(`${op.method} ${op.path}: ${op.summary}`)
       .option(
         "-p, --param <name=value>",
         "a path or query parameter (repeat for several; see below)",
@@ -305,7 +233,7 @@ export function buildProgram(state: RunState): Command {
       .option("--body <json>", "the JSON request body: inline, @file, or @- for stdin")
       .addHelpText("after", operationHelp(op))
       .action(async (opts: { param?: string[]; body?: string }) => {
-        await callOperation(ctx(), op, opts);
+        await callOperation(ctx(), op, opts, state.fieldFlags);
       });
   }
 
@@ -316,11 +244,6 @@ export function buildProgram(state: RunState): Command {
   }
   return program;
 }
-
-const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
 
 function* walk(command: Command): Generator<Command> {
   yield command;

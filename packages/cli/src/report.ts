@@ -61,7 +61,10 @@ export function report(error: unknown, state: RunState): number {
     usage();
   } else if (error instanceof ValidationError) {
     code = ExitCode.usage;
-    const flag = flagOf(error.field, state.filterFlags) ?? OPTION_FLAGS[error.field];
+    const flag =
+      flagOf(error.field, state.filterFlags) ??
+      state.fieldFlags.get(error.field) ??
+      OPTION_FLAGS[error.field];
     const field = flag === undefined ? error.field : `${flag} (${error.field})`;
     lines.push(`${colors.red("api-clients:")} invalid ${field}: ${error.rule}`);
     usage();

@@ -1,14 +1,16 @@
-// The filter flags of the logs commands, derived from the `listLogs` parameters in the logs client's
+// The filter flags of the logs commands, derived from the `listLogs` parameters in the generated
 // operation table: a parameter added to the spec becomes a flag without code here.
 import { Option, type Command } from "commander";
 import { UsageError } from "../context.js";
 import {
-  describeSchema,
+  camel,
+  collect,
   findOperation,
-  paramShape,
-  schemaTypes,
-  type ParamSpec,
-} from "../operation-table.js";
+  inputHint,
+  kebab,
+  readInput,
+  type CliInput,
+} from "../operations.js";
 import { parseInstant } from "./instant.js";
 
 /** One filter flag and the query parameter it fills. */
@@ -26,25 +28,12 @@ export interface FilterFlag {
   arrayOnly: boolean;
 }
 
-/** `topicName` → `topic-name`. */
-export const kebab = (name: string): string =>
-  name
-    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
-    .replace(/[_\s]+/g, "-")
-    .toLowerCase();
-
-/** `topic-name` → `topicName` (how commander names an option's value). */
-export const camel = (flag: string): string =>
-  flag.replace(/^--/, "").replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-function kindOf(param: ParamSpec): FilterFlag["kind"] {
-  const { scalar } = paramShape(param.schema);
-  const types = schemaTypes(scalar);
-  const numeric = types.includes("integer") || types.includes("number");
+function kindOf(param: CliInput): FilterFlag["kind"] {
+  const numeric = param.type === "integer" || param.type === "number";
   // Unix-millisecond parameters are named for what they hold (`fromDate`, `toDate`): they take dates.
   if (numeric && /(Date|Time)$/.test(param.name)) return "date";
   if (numeric) return "number";
-  if (types.length === 1 && types[0] === "boolean") return "boolean";
+  if (param.type === "boolean") return "boolean";
   return "string";
 }
 
@@ -56,13 +45,14 @@ export function logFilterFlags(
   const operation = findOperation("listLogs");
   const taken = new Set(reserved);
   const flags: FilterFlag[] = [];
-  for (const param of operation?.params ?? []) {
+  for (const param of operation?.inputs ?? []) {
     if (param.in !== "query" || exclude.includes(param.name)) continue;
     let flag = `--${kebab(param.name)}`;
     if (taken.has(flag)) flag = `--filter-${kebab(param.name)}`;
     taken.add(flag);
     const kind = kindOf(param);
-    const { repeatable, arrayOnly } = paramShape(param.schema);
+    const { repeatable } = param;
+    const arrayOnly = param.schema.type === "array";
     flags.push({ param: param.name, flag, short: undefined, kind, repeatable, arrayOnly });
   }
   // Date ranges read better as --from/--to: offer the name without its suffix when it is free.
@@ -77,22 +67,17 @@ export function logFilterFlags(
   return flags;
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
-
 /** Adds the filter flags to a command, with help built from each parameter's schema. */
 export function addFilterOptions(command: Command, flags: readonly FilterFlag[]): void {
-  const params = findOperation("listLogs")?.params ?? [];
+  const params = findOperation("listLogs")?.inputs ?? [];
   for (const f of flags) {
-    const param = params.find((p) => p.name === f.param) as ParamSpec;
+    const param = params.find((p) => p.name === f.param) as CliInput;
     const value = f.kind === "date" ? "time" : f.kind === "number" ? "n" : "value";
     const about =
       f.kind === "date"
         ? `${f.param}: ISO date, Unix ms, or a time ago (15m, 2h, 7d)${f.repeatable ? "; repeatable" : ""}`
-        : `${f.param} (${describeSchema(param.schema) || "string"})`;
-    const description = param.description ?? param.schema.description;
+        : `${f.param} (${inputHint(param) || "string"})`;
+    const description = param.description;
     const text = description === undefined ? about : `${description} ${about}`;
     const shown = new Option(`${f.short ?? f.flag} <${value}>`, text).argParser(collect);
     command.addOption(shown);
@@ -101,23 +86,8 @@ export function addFilterOptions(command: Command, flags: readonly FilterFlag[])
   }
 }
 
-function convert(raw: string, f: FilterFlag, shownFlag: string, now: number): unknown {
-  switch (f.kind) {
-    case "date":
-      return parseInstant(raw, shownFlag, now);
-    case "number": {
-      const n = raw.trim() === "" ? Number.NaN : Number(raw);
-      if (!Number.isFinite(n))
-        throw new UsageError(`${shownFlag}: expected a number, got ${JSON.stringify(raw)}`);
-      return n;
-    }
-    case "boolean":
-      if (raw === "true" || raw === "false") return raw === "true";
-      throw new UsageError(`${shownFlag}: expected true or false, got ${JSON.stringify(raw)}`);
-    default:
-      return raw;
-  }
-}
+const input = (name: string): CliInput =>
+  findOperation("listLogs")?.inputs.find((p) => p.name === name) as CliInput;
 
 /** Reads the filter flags' values into the parameters of `logs.list()`/`logs.pages()`. */
 export function readFilters(
@@ -135,7 +105,11 @@ export function readFilters(
     const shownFlag = f.short ?? f.flag;
     if (given.length > 1 && !f.repeatable)
       throw new UsageError(`${shownFlag}: given ${given.length} times; it takes one value`);
-    const converted = given.map((raw) => convert(raw, f, shownFlag, now));
+    if (f.kind !== "date") {
+      params[f.param] = readInput(input(f.param), given, shownFlag);
+      continue;
+    }
+    const converted = given.map((raw) => parseInstant(raw, shownFlag, now));
     params[f.param] = f.arrayOnly || converted.length > 1 ? converted : converted[0];
   }
   return params;

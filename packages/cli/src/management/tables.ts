@@ -85,6 +85,43 @@ export const vectorColumns: Column<VectorIndex>[] = [
   { header: "CREATED", value: (v) => seconds(v, "creation_time") },
 ];
 
+export const backupColumns: Column<object>[] = [
+  col("BACKUP ID", "backup_id"),
+  col("NAME", "name", { shrink: true, max: 40 }),
+  col("STATE", "state"),
+  col("SIZE", "backup_size", { right: true }),
+  col("DAILY", "daily_backup"),
+  { header: "CREATED", value: (b) => seconds(b, "creation_time") },
+];
+
+export const searchColumns: Column<object>[] = [
+  col("ID", "id"),
+  col("NAME", "name", { shrink: true, max: 40 }),
+  col("REGION", "region"),
+  col("TYPE", "type"),
+  col("ENDPOINT", "endpoint", { shrink: true }),
+  { header: "CREATED", value: (s) => seconds(s, "creation_time") },
+];
+
+export const qstashColumns: Column<object>[] = [
+  col("ID", "id"),
+  col("REGION", "region"),
+  col("TYPE", "type"),
+  col("STATE", "state"),
+  col("BUDGET", "budget", { right: true }),
+  col("PROD PACK", "prod_pack_enabled"),
+  { header: "CREATED", value: (q) => seconds(q, "creation_time") },
+];
+
+export const auditLogColumns: Column<object>[] = [
+  { header: "TIME", value: (a) => seconds(a, "timestamp") },
+  col("ACTOR", "actor", { shrink: true }),
+  col("ACTION", "action_string", { shrink: true }),
+  col("ENTITY", "entity", { shrink: true }),
+  col("SOURCE", "source", { shrink: true }),
+  col("IP", "ip"),
+];
+
 /** Prints records as JSON or as a table. */
 export function printList<Row extends object>(
   ctx: Context,

@@ -1,36 +1,21 @@
-import { startEmulator, type Emulator } from "@api-clients/emulator";
-import { createManagementClient, type ManagementClient } from "@api-clients/management-client";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
-import { target } from "../support/emulator.js";
+import { useEmulator } from "../support/emulator.js";
 
-let emu: Emulator;
-let cli: ReturnType<typeof target>;
-let m: ManagementClient;
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  cli = target(emu);
-  m = createManagementClient({
-    email: emu.credentials.email,
-    apiKey: emu.credentials.apiKey,
-    baseUrl: emu.url,
-  });
-});
-beforeEach(() => emu.reset());
-afterAll(() => emu.close());
+const f = useEmulator();
 
-const run = (...args: string[]) => runCli([...args, ...cli.base], cli.env);
+const run = (...args: string[]) => runCli([...args, ...f.cli.base], f.cli.env);
 const table = (stdout: string) => stdout.trimEnd().split("\n");
 
 describe("api-clients db", () => {
   it("db list: a table with a row per database, and --json with the records as the API returned them", async () => {
-    const a = await m.databases.create({
+    const a = await f.m.databases.create({
       name: "cache",
       primary_region: "eu-west-1",
       read_regions: ["us-east-1"],
       tls: true,
     });
-    const b = await m.databases.create({ name: "sessions", primary_region: "us-east-1" });
+    const b = await f.m.databases.create({ name: "sessions", primary_region: "us-east-1" });
 
     const shown = await run("db", "list");
     expect(shown.code).toBe(0);
@@ -46,7 +31,7 @@ describe("api-clients db", () => {
 
     const json = await run("db", "list", "--json");
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual(await m.databases.list());
+    expect(JSON.parse(json.stdout)).toEqual(await f.m.databases.list());
   });
 
   it("db list with no databases says so on stderr and prints nothing", async () => {
@@ -56,7 +41,7 @@ describe("api-clients db", () => {
   });
 
   it("db get masks credentials in the table unless --show-secrets; db stats summarises the series", async () => {
-    const db = await m.databases.create({ name: "cache", primary_region: "eu-west-1" });
+    const db = await f.m.databases.create({ name: "cache", primary_region: "eu-west-1" });
     const masked = await run("db", "get", db.database_id);
     expect(masked.code).toBe(0);
     expect(masked.stdout).toMatch(/^database_name\s+cache$/m);
@@ -81,20 +66,22 @@ describe("api-clients db", () => {
 
   it("a wrong API key is a 401: exit 1, and the key is not in the output", async () => {
     const secret = "definitely-not-the-key-9f8e7d";
-    const result = await runCli(["db", "list", ...cli.base, "--verbose"], {
-      ...cli.env,
+    const result = await runCli(["db", "list", ...f.cli.base, "--verbose"], {
+      ...f.cli.env,
       UPSTASH_API_KEY: secret,
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/401/);
     expect(result.stdout + result.stderr).not.toContain(secret);
     expect(result.stdout + result.stderr).not.toContain(
-      Buffer.from(`${emu.credentials.email}:${secret}`).toString("base64"),
+      Buffer.from(`${f.emu.credentials.email}:${secret}`).toString("base64"),
     );
   });
 
   it("missing management credentials are a usage error naming the variables", async () => {
-    const result = await runCli(["db", "list", ...cli.base], { UPSTASH_EMAIL: "dev@example.com" });
+    const result = await runCli(["db", "list", ...f.cli.base], {
+      UPSTASH_EMAIL: "dev@example.com",
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/set UPSTASH_API_KEY or pass --api-key/);
   });
@@ -102,13 +89,13 @@ describe("api-clients db", () => {
 
 describe("api-clients teams and vector", () => {
   it("teams list, teams members, vector list and vector get", async () => {
-    const team = await m.teams.create({ team_name: "Ops", copy_cc: false });
-    await m.teams.addMember({
+    const team = await f.m.teams.create({ team_name: "Ops", copy_cc: false });
+    await f.m.teams.addMember({
       team_id: team.team_id,
       member_email: "ana@example.com",
       member_role: "dev",
     });
-    const index = await m.vector.create({
+    const index = await f.m.vector.create({
       name: "docs",
       region: "us-east-1",
       similarity_function: "COSINE",
@@ -131,7 +118,7 @@ describe("api-clients teams and vector", () => {
       new RegExp(`^${index.id}\\s+docs\\s+us-east-1\\s+\\S+\\s+COSINE\\s+384`),
     );
     const one = await run("vector", "get", index.id, "--json");
-    expect(JSON.parse(one.stdout)).toEqual(await m.vector.get(index.id));
+    expect(JSON.parse(one.stdout)).toEqual(await f.m.vector.get(index.id));
     const masked = await run("vector", "get", index.id);
     expect(masked.stdout).not.toContain(index.token!);
   });

@@ -1,10 +1,12 @@
-// `api-clients logs tail` in a real terminal: tmux (Debian's package, installed here when missing) runs
-// it in a detached session; capture-pane reads the screen, send-keys presses Ctrl-C.
+// `api-clients` in a real terminal (`logs tail`, the question before a deletion): tmux (Debian's
+// package, installed here when missing) runs it in a detached session; capture-pane reads the screen,
+// send-keys types and presses Ctrl-C.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "@api-clients/emulator";
+import { createManagementClient } from "@api-clients/management-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../support/cli.js";
 
@@ -30,13 +32,18 @@ const skipReason = ensureTmux();
 const socket = `api-clients-test-${process.pid}`;
 const tmux = (...args: string[]) =>
   execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-const screen = () => tmux("capture-pane", "-p", "-t", "tail");
+const screen = (session = "tail") => tmux("capture-pane", "-p", "-t", session);
 
-async function until(test: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+async function until(
+  test: () => boolean,
+  what: string,
+  timeoutMs = 15_000,
+  session = "tail",
+): Promise<void> {
   const started = Date.now();
   while (!test()) {
     if (Date.now() - started > timeoutMs)
-      throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
+      throw new Error(`timed out waiting for ${what}; screen:\n${screen(session)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -54,7 +61,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipReason !== undefined)(
-  `logs tail in a terminal (tmux)${skipReason ? `: skipped, ${skipReason}` : ""}`,
+  `in a terminal (tmux)${skipReason ? `: skipped, ${skipReason}` : ""}`,
   () => {
     it("shows the table, adds rows as entries arrive, and exits 130 on Ctrl-C", async () => {
       // The token goes through a script's environment, not the command line tmux shows.
@@ -105,6 +112,55 @@ describe.skipIf(skipReason !== undefined)(
       tmux("send-keys", "-t", "tail", "C-c");
       await until(() => screen().includes("exit code:"), "the exit code");
       expect(screen()).toMatch(/exit code: 130/);
+    });
+
+    it("db delete asks on a terminal: no keeps the database (exit 1), yes deletes it", async () => {
+      const m = createManagementClient({
+        email: emu.credentials.email,
+        apiKey: emu.credentials.apiKey,
+        baseUrl: emu.url,
+      });
+      const db = await m.databases.create({ database_name: "asked", primary_region: "us-east-1" });
+      const script = join(dir, "delete.sh");
+      const remove = `'${process.execPath}' '${BIN}' db delete '${db.database_id}' --base-url '${emu.url}'`;
+      writeFileSync(
+        script,
+        [
+          "#!/bin/sh",
+          `export UPSTASH_EMAIL='${emu.credentials.email}' UPSTASH_API_KEY='${emu.credentials.apiKey}'`,
+          remove,
+          'echo "first exit code: $?"',
+          remove,
+          'echo "second exit code: $?"',
+          "sleep 600",
+        ].join("\n"),
+        { mode: 0o755 },
+      );
+      const shown = () => screen("confirm");
+      tmux("new-session", "-d", "-s", "confirm", "-x", "160", "-y", "40", script);
+      await until(() => /\? \[y\/N\]\s*$/m.test(shown()), "the question", 15_000, "confirm");
+      expect(shown()).toContain(`Delete database ${db.database_id}? [y/N]`);
+      tmux("send-keys", "-t", "confirm", "n", "Enter");
+      await until(() => shown().includes("first exit code:"), "the first exit", 15_000, "confirm");
+      expect(shown()).toMatch(/not confirmed: nothing was deleted/);
+      expect(shown()).toMatch(/first exit code: 1/);
+      expect((await m.databases.list()).map((d) => d.database_id)).toEqual([db.database_id]);
+
+      await until(
+        () => (shown().match(/\[y\/N\]/g) ?? []).length === 2,
+        "the second question",
+        15_000,
+        "confirm",
+      );
+      tmux("send-keys", "-t", "confirm", "y", "Enter");
+      await until(
+        () => shown().includes("second exit code:"),
+        "the second exit",
+        15_000,
+        "confirm",
+      );
+      expect(shown()).toMatch(/second exit code: 0/);
+      expect(await m.databases.list()).toEqual([]);
     });
   },
 );

@@ -69,7 +69,7 @@ describe("maxResponseBytes", () => {
     server.enqueue({ status: 200, streamBytes: 1024 * LIMIT, chunked });
     await rejection(testApi(server.url, { maxResponseBytes: LIMIT }).request("getThing", {}));
     const exchange = server.requests[0];
-    await Promise.race([exchange?.done, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    await Promise.race([exchange?.done, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     expect(exchange?.closedEarly).toBe(true);
   });
 });

@@ -80,7 +80,10 @@ export interface TestServer {
   setHandler(handler: Responder | undefined): void;
   /** Number of requests whose exchange is not over yet. */
   inFlight(): number;
-  /** Resolves once at least `count` requests have arrived; rejects after `timeoutMs`. */
+  /**
+   * Resolves once at least `count` requests have arrived; rejects after `timeoutMs` (default 10 s: a
+   * bound only so that a request that never comes fails with a message, generous for busy machines).
+   */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Forgets recorded requests and queued replies. */
   reset(): void;
@@ -247,7 +250,7 @@ export async function startTestServer(options: { handler?: Responder } = {}): Pr
     enqueue: (...responses) => void queue.push(...responses),
     setHandler: (next) => void (handler = next),
     inFlight: () => requests.filter((request) => !request.finished).length,
-    waitForRequests(count, timeoutMs = 2_000) {
+    waitForRequests(count, timeoutMs = 10_000) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {

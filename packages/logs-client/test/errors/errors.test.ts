@@ -125,6 +125,7 @@ describe("errors carry the status, the server's message and the request", () => 
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as TimeoutError).timeoutMs).toBe(100);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // The 100 ms given, not the 30 s default (5 s leaves room for a busy machine).
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

@@ -56,6 +56,9 @@ describe("iterate() and pages()", () => {
   it("fetches the next page while the consumer works on the current one, never more than one ahead", async () => {
     const requestsSeenAtYield: number[] = [];
     for await (const _page of client().pages({ count: 500 })) {
+      // The prefetch of page k+1 has reached the server (waited for: on a busy machine it may take
+      // a while); then 30 ms in which a request for page k+2 (there must be none) would show.
+      await server.waitForRequests(Math.min(requestsSeenAtYield.length + 2, 5));
       await sleep(30);
       requestsSeenAtYield.push(server.requests.length);
     }

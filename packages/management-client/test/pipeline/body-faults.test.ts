@@ -28,6 +28,8 @@ beforeEach(() => {
   server.setHandler(undefined);
 });
 
+/** Long enough for every answer on a busy machine; the stalled and dripping bodies take longer. */
+const TIMEOUT_MS = 1_000;
 const PAGE = { events: [{ time: 1, messageId: "m1", state: "DELIVERED" }], pad: "x".repeat(4_000) };
 const CREATE = { name: "cache", primary_region: "eu-west-1" } as const;
 
@@ -51,7 +53,10 @@ describe("a failure while reading the body", () => {
   it.each(bodyFaults)("%s is retried for GET, counting the attempts", async (_name, fault) => {
     server.enqueue(fault, fault, { status: 200, body: PAGE });
     const events: LogEvent[] = [];
-    const logs = logsAt(server.url, { timeoutMs: 400, logger: (event) => events.push(event) });
+    const logs = logsAt(server.url, {
+      timeoutMs: TIMEOUT_MS,
+      logger: (event) => events.push(event),
+    });
     expect((await logs.list()).events).toEqual(PAGE.events);
     expect(server.requests).toHaveLength(3);
     expect(events.filter((event) => event.type === "retry")).toHaveLength(2);
@@ -61,7 +66,7 @@ describe("a failure while reading the body", () => {
     "%s fails after maxRetries + 1 attempts with the typed error",
     async (_name, fault, ErrorClass) => {
       server.enqueue(fault, fault, fault);
-      const error = await rejection(logsAt(server.url, { timeoutMs: 400 }).list());
+      const error = await rejection(logsAt(server.url, { timeoutMs: TIMEOUT_MS }).list());
       expect(error).toBeInstanceOf(ErrorClass);
       expect((error as ConnectionError).attempts).toBe(3);
       expect((error as Error).message).toMatch(/, after 3 attempts$/);
@@ -76,7 +81,7 @@ describe("a failure while reading the body", () => {
         { ...fault, body: { ...database, pad: "x".repeat(4_000) } },
         { status: 200, body: database },
       );
-      const m = managementAt(server.url, { timeoutMs: 400 });
+      const m = managementAt(server.url, { timeoutMs: TIMEOUT_MS });
       const error = await rejection(m.databases.create(CREATE));
       expect(error).toBeInstanceOf(ErrorClass);
       expect((error as ConnectionError).attempts).toBe(1);

@@ -54,7 +54,8 @@ async function raw(call: () => Promise<{ error?: unknown; response: Response }>)
   }
 }
 
-const options = { timeoutMs: 300, maxRetries: 2 };
+// 1 s: long enough for every answer on a busy machine, so only the stalls and hangs time out.
+const options = { timeoutMs: 1_000, maxRetries: 2 };
 const RENAME_BODY = { name: "renamed" };
 
 /** The four surfaces, each with the 200 body its operation promises. */

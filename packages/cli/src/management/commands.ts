@@ -1,0 +1,307 @@
+// The management commands (`db`, `backups`, `teams`, `vector`, …), one row each: which operation a
+// command sends, which of its inputs are positional arguments, and how its answer is printed. Every
+// flag, its help text (the spec's description and values) and its reading come from the generated
+// operation table, so an input added to the spec becomes a flag without code here.
+import { Option, type Command } from "commander";
+import { UsageError, type Context } from "../context.js";
+import {
+  camel,
+  collect,
+  fieldOf,
+  inputHint,
+  kebab,
+  operation,
+  readInput,
+  type CliInput,
+  type CliOperation,
+} from "../operations.js";
+import { readBody } from "../call.js";
+import { dryRun, formatRequest, send, type SendInput } from "../send.js";
+import type { Column } from "../output/table.js";
+import {
+  auditLogColumns,
+  backupColumns,
+  databaseColumns,
+  memberColumns,
+  printList,
+  printRecord,
+  printStats,
+  qstashColumns,
+  searchColumns,
+  teamColumns,
+  vectorColumns,
+} from "./tables.js";
+
+/** How a command prints a success. */
+type View = { list: Column<object>[]; empty: string } | "record" | "stats" | "lines" | undefined;
+
+/** One command: `group name` (or one word), the operation it sends, and how it reads and prints. */
+interface CommandRow {
+  readonly command: string;
+  readonly op: string;
+  /** Inputs given as positional arguments, in order (default: the path parameters). */
+  readonly args?: readonly string[];
+  /** Flag names for inputs that read badly as flags (`database_name` → `--name`). */
+  readonly flags?: Readonly<Record<string, string>>;
+  /** Default: a record for an object, the lines of a list of strings, `OK` for an acknowledgement. */
+  readonly view?: View;
+  /** What it deletes: the command asks first, or needs `--yes` without a terminal. */
+  readonly deletes?: string;
+}
+
+const list = (columns: Column<never>[], empty: string): View => ({
+  list: columns as Column<object>[],
+  empty,
+});
+
+/** The command groups, with their help line. */
+export const GROUPS: Readonly<Record<string, string>> = {
+  db: "key-value (Redis) databases",
+  backups: "backups of a key-value database",
+  teams: "teams and their members",
+  vector: "vector indexes",
+};
+
+/** Every management command. */
+export const COMMANDS: readonly CommandRow[] = [
+  { command: "db list", op: "listDatabases", view: list(databaseColumns, "No databases.") },
+  { command: "db get", op: "getDatabase", view: "record" },
+  { command: "db stats", op: "getDatabaseStats", view: "stats" },
+  { command: "db create", op: "createDatabase", flags: { database_name: "name" }, view: "record" },
+  { command: "db delete", op: "deleteDatabase", deletes: "database" },
+  { command: "db rename", op: "renameDatabase", view: "record" },
+  { command: "db reset-password", op: "resetDatabasePassword", view: "record" },
+  { command: "db enable-tls", op: "enableDatabaseTls" },
+  { command: "db enable-eviction", op: "enableDatabaseEviction" },
+  { command: "db disable-eviction", op: "disableDatabaseEviction" },
+  { command: "db enable-autoupgrade", op: "enableDatabaseAutoUpgrade" },
+  { command: "db disable-autoupgrade", op: "disableDatabaseAutoUpgrade" },
+  { command: "db update-regions", op: "updateDatabaseRegions" },
+  { command: "db move-to-team", op: "moveDatabaseToTeam", args: ["database_id"] },
+  { command: "backups list", op: "listBackups", view: list(backupColumns, "No backups.") },
+  { command: "backups create", op: "createBackup" },
+  { command: "backups restore", op: "restoreBackup" },
+  { command: "backups delete", op: "deleteBackup", deletes: "backup" },
+  { command: "backups enable-daily", op: "enableDailyBackup" },
+  { command: "backups disable-daily", op: "disableDailyBackup" },
+  { command: "teams list", op: "listTeams", view: list(teamColumns, "No teams.") },
+  { command: "teams members", op: "listTeamMembers", view: list(memberColumns, "No members.") },
+  { command: "teams create", op: "createTeam", flags: { team_name: "name" }, view: "record" },
+  { command: "teams delete", op: "deleteTeam", deletes: "team" },
+  {
+    command: "teams add-member",
+    op: "addTeamMember",
+    args: ["team_id"],
+    flags: { member_email: "member", member_role: "role" },
+  },
+  {
+    command: "teams remove-member",
+    op: "removeTeamMember",
+    args: ["team_id"],
+    flags: { member_email: "member" },
+    deletes: "team member",
+  },
+  {
+    command: "vector list",
+    op: "listVectorIndexes",
+    view: list(vectorColumns, "No vector indexes."),
+  },
+  { command: "vector get", op: "getVectorIndex", view: "record" },
+  { command: "vector create", op: "createVectorIndex", view: "record" },
+  { command: "vector delete", op: "deleteVectorIndex", deletes: "vector index" },
+  { command: "vector rename", op: "renameVectorIndex" },
+  { command: "vector reset-password", op: "resetVectorIndexTokens" },
+  { command: "vector set-plan", op: "setVectorIndexPlan" },
+  { command: "vector transfer", op: "transferVectorIndex" },
+];
+
+/** What the error report needs from a running management command. */
+export interface CommandState {
+  /** The flag or argument of each input, by the field name a `ValidationError` gives it. */
+  fieldFlags: Map<string, string>;
+}
+
+/** One flag of a command and the input it fills. */
+interface Flag {
+  input: CliInput;
+  flag: string;
+}
+
+/** The help line of an input: the spec's description, then what it takes. */
+function about(input: CliInput): string {
+  const hint = inputHint(input);
+  const text = [input.description, hint === "" ? undefined : `(${hint})`].filter(Boolean).join(" ");
+  return input.required ? `${text} [required]` : text;
+}
+
+/** The help after a command's options: what the operation does, its request and retry safety. */
+function operationNote(op: CliOperation): string {
+  const lines = ["", `Sends ${op.method} ${op.path} (${op.id}).`];
+  if (op.description) lines.push(op.description);
+  if (!op.idempotent) lines.push("Not retried on 5xx or timeouts: repeating it is not safe.");
+  return lines.join("\n");
+}
+
+/** Adds every management command to `program`. */
+export function addManagementCommands(
+  program: Command,
+  ctx: () => Context,
+  state: CommandState,
+  taken: (command: Command) => Set<string>,
+): void {
+  const groups = new Map<string, Command>();
+  for (const row of COMMANDS) {
+    const [group, name] = row.command.split(" ") as [string, string | undefined];
+    let parent = program;
+    if (name !== undefined) {
+      let g = groups.get(group);
+      if (g === undefined) {
+        g = program.command(group).description(GROUPS[group] ?? group);
+        groups.set(group, g);
+      }
+      parent = g;
+    }
+    addCommand(parent.command(name ?? group), row, ctx, state, taken);
+  }
+}
+
+function addCommand(
+  command: Command,
+  row: CommandRow,
+  ctx: () => Context,
+  state: CommandState,
+  taken: (command: Command) => Set<string>,
+): void {
+  const op = operation(row.op);
+  command.description(op.summary);
+  const argNames = row.args ?? op.inputs.filter((i) => i.in === "path").map((i) => i.name);
+  const args = argNames.map((name) => {
+    const input = op.inputs.find((i) => i.name === name);
+    if (input === undefined) throw new Error(`${row.command}: ${op.id} has no input ${name}`);
+    command.argument(`<${name}>`, about(input).replace(/ \[required\]$/, ""));
+    return input;
+  });
+
+  const used = taken(command);
+  const flags: Flag[] = [];
+  for (const input of op.inputs) {
+    if (argNames.includes(input.name) || input.deprecated) continue;
+    const flag = `--${kebab(row.flags?.[input.name] ?? input.name)}`;
+    if (used.has(flag)) throw new Error(`${row.command}: ${flag} is taken`);
+    used.add(flag);
+    if (input.type === "boolean" && !input.repeatable) {
+      command.option(flag, about(input));
+      command.option(`--no-${flag.slice(2)}`, `sets ${input.name} to false`);
+    } else {
+      const value = input.type === "integer" || input.type === "number" ? "n" : "value";
+      command.addOption(new Option(`${flag} <${value}>`, about(input)).argParser(collect));
+    }
+    flags.push({ input, flag });
+  }
+  const writes = op.method !== "GET";
+  if (op.body !== undefined)
+    command.option(
+      "--body <json>",
+      "the JSON body (inline, @file or @- for stdin); flags override its fields",
+    );
+  if (row.deletes !== undefined)
+    command.option("-y, --yes", `delete without asking (needed without a terminal)`);
+  if (writes) command.option("--dry-run", "print the request that would be sent, and send nothing");
+  command.option("--json", "print the answer as JSON, as the API returned it");
+  if (row.view === "record")
+    command.option(
+      "--show-secrets",
+      "show passwords and tokens in the table (JSON always has them)",
+    );
+  command.addHelpText("after", operationNote(op));
+
+  command.action(async (...received: unknown[]) => {
+    const opts = received[args.length] as Record<string, unknown>;
+    const input: SendInput = {};
+    let body: Record<string, unknown> | undefined;
+    if (typeof opts["body"] === "string") {
+      const given = await readBody(ctx(), opts["body"]);
+      if (typeof given !== "object" || given === null || Array.isArray(given))
+        throw new UsageError("--body: expected a JSON object");
+      body = { ...(given as Record<string, unknown>) };
+    }
+    const place = (field: CliInput, value: unknown) => {
+      if (field.in === "body") (body ??= {})[field.name] = value;
+      else (input[field.in] ??= {})[field.name] = value;
+    };
+    state.fieldFlags.clear();
+    args.forEach((field, i) => {
+      const shown = `<${field.name}>`;
+      state.fieldFlags.set(fieldOf(field), shown);
+      place(field, readInput(field, [received[i] as string], shown));
+    });
+    for (const { input: field, flag } of flags) {
+      state.fieldFlags.set(fieldOf(field), flag);
+      const given = opts[camel(flag)];
+      if (given === undefined) continue;
+      place(field, typeof given === "boolean" ? given : readInput(field, given as string[], flag));
+    }
+    if (body !== undefined) input.body = body;
+    else if (op.body?.required) input.body = {};
+
+    const c = ctx();
+    if (opts["dryRun"] === true) {
+      c.out(formatRequest(c, await dryRun(c, op, input)));
+      c.err("(dry run: nothing was sent)");
+      return;
+    }
+    if (row.deletes !== undefined && opts["yes"] !== true)
+      await confirm(c, `Delete ${row.deletes} ${args.map((f, i) => received[i]).join(" ")}`);
+    const result = await send(c, op, input);
+    print(c, op, row.view, result, opts);
+  });
+}
+
+/** Asks on the terminal; without one, refuses (exit code 2) so a script never deletes by accident. */
+async function confirm(ctx: Context, question: string): Promise<void> {
+  const stdin = ctx.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
+  if (stdin.isTTY !== true || ctx.io.stderr.isTTY !== true)
+    throw new UsageError(
+      `${question}: pass --yes to confirm (there is no terminal to ask on); nothing was deleted`,
+    );
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: stdin, output: ctx.io.stderr });
+  try {
+    const answer = await rl.question(`${question}? [y/N] `, { signal: ctx.signal });
+    if (!/^\s*y(es)?\s*$/i.test(answer)) throw new Error("not confirmed: nothing was deleted");
+  } finally {
+    rl.close();
+  }
+}
+
+function print(
+  ctx: Context,
+  op: CliOperation,
+  view: View,
+  result: unknown,
+  opts: Record<string, unknown>,
+): void {
+  const json = opts["json"] === true;
+  if (op.success === "acknowledgement") {
+    const text = typeof result === "string" && result !== "" ? result : "OK";
+    ctx.out(json ? JSON.stringify(text) + "\n" : text + "\n");
+    return;
+  }
+  if (typeof view === "object") {
+    printList(ctx, result as object[], view.list, json, view.empty);
+    return;
+  }
+  if (view === "stats") {
+    printStats(ctx, result as never, json);
+    return;
+  }
+  if (!json && Array.isArray(result) && result.every((v) => typeof v === "string")) {
+    ctx.out(result.map((v) => `${v}\n`).join(""));
+    return;
+  }
+  if (!json && typeof result === "object" && result !== null && !Array.isArray(result)) {
+    printRecord(ctx, result, false, opts["showSecrets"] === true);
+    return;
+  }
+  ctx.out(JSON.stringify(result, null, 2) + "\n");
+}

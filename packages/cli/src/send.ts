@@ -1,0 +1,106 @@
+// Sends one operation through its client's public `request()`: the pipeline's own checks, retries,
+// timeouts and typed errors (with their attempts and notes), for `call` and every management command.
+// `--dry-run` sends it through a client whose `fetch` only records the request.
+import { ApiError } from "@api-clients/logs-client";
+import type { ApiName, Context } from "./context.js";
+import type { CliOperation } from "./operations.js";
+
+/** The path parameters, query and JSON body of one call. */
+export interface SendInput {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** The part of either client this module uses. */
+interface Requester {
+  request?: (id: string, input: SendInput, options?: { signal?: AbortSignal }) => Promise<unknown>;
+  raw: unknown;
+}
+
+type RawRequest = (
+  method: string,
+  path: string,
+  init: Record<string, unknown>,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+async function through(
+  client: Requester,
+  op: CliOperation,
+  input: SendInput,
+  signal: AbortSignal,
+): Promise<unknown> {
+  if (typeof client.request === "function") return client.request(op.id, input, { signal });
+  // Until the clients' `request()` is on this branch: openapi-fetch's own `request`.
+  const raw = (client.raw as { request: RawRequest }).request;
+  const { data, error, response } = await raw(op.method.toLowerCase(), op.path, {
+    params: { path: input.path, query: input.query },
+    ...(input.body === undefined ? {} : { body: input.body }),
+    signal,
+  });
+  if (!response.ok || error !== undefined)
+    throw ApiError.from({
+      status: response.status,
+      headers: response.headers,
+      body: error,
+      method: op.method,
+      url: response.url,
+    });
+  return data;
+}
+
+/** Sends `op` with `input` and resolves to its parsed success body (typed errors otherwise). */
+export function send(ctx: Context, op: CliOperation, input: SendInput): Promise<unknown> {
+  const client = (op.api === "logs" ? ctx.logs() : ctx.management()) as unknown as Requester;
+  return through(client, op, input, ctx.signal);
+}
+
+/** What `--dry-run` shows: the request exactly as the client would send it. */
+export interface CapturedRequest {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: string;
+}
+
+/** A request stopped before it left (`--dry-run`). */
+class NotSent extends Error {}
+
+/**
+ * Builds `op`'s request through the client's whole pipeline (the same checks and URL) and returns it
+ * instead of sending it; a wrong input throws as it would without `--dry-run`.
+ */
+export async function dryRun(
+  ctx: Context,
+  op: CliOperation,
+  input: SendInput,
+): Promise<CapturedRequest> {
+  let captured: CapturedRequest | undefined;
+  const client = ctx.offline(op.api satisfies ApiName, async (request) => {
+    captured = {
+      method: request.method,
+      url: request.url,
+      headers: [...request.headers],
+      body: request.body === null ? "" : await request.text(),
+    };
+    throw new NotSent("dry run");
+  }) as unknown as Requester;
+  try {
+    await through(client, op, input, ctx.signal);
+  } catch (error) {
+    if (captured !== undefined) return captured;
+    throw error;
+  }
+  throw new Error("dry run: the client sent no request");
+}
+
+/** The captured request as text: request line, headers (credentials masked), a blank line, the body. */
+export function formatRequest(ctx: Context, request: CapturedRequest): string {
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of request.headers) {
+    const shown = name === "authorization" ? `${value.split(" ")[0]} ***` : ctx.redact(value);
+    lines.push(`${name}: ${shown}`);
+  }
+  if (request.body !== "") lines.push("", ctx.redact(request.body));
+  return lines.join("\n") + "\n";
+}
