@@ -72,6 +72,7 @@ writeFileSync(
         paths: {
           "@api-clients/*": ["packages/*/src/index.ts"],
           "openapi-fetch": ["packages/core/node_modules/openapi-fetch"],
+          "@opentelemetry/*": ["packages/otel/node_modules/@opentelemetry/*"],
         },
       },
       include: ["*.ts"],

@@ -4,7 +4,8 @@
 // retried. A line says when a download starts, another every `progressMs` while it runs ("still
 // downloading bun@1.4.5 (60 s)"), and the error says which download stalled. On a timeout the whole
 // group is killed (npm and every process it started), and so is every download still running when this
-// process exits or is stopped by a signal: none outlives the run.
+// process exits or is stopped by a signal; and a guard at the head of the group kills it when this
+// process is gone without a word (SIGKILL): none outlives the run.
 import { spawn } from "node:child_process";
 
 /** Per attempt: a tool the tests need is tens of megabytes, minutes even from a slow registry. */
@@ -50,13 +51,27 @@ function unwatch() {
 const secondsOf = (ms) => `${Math.round(ms / 1000)} s`;
 
 /**
+ * Heads the download's process group: runs the command, exits as it does, and kills the whole group
+ * once the process that started the download is gone (its parent process id changes).
+ */
+const GUARD = `
+const { spawn } = require("node:child_process");
+const [command, ...args] = process.argv.slice(1);
+const parent = process.ppid;
+const child = spawn(command, args, { stdio: "inherit" });
+child.once("error", (error) => { console.error(error.message); process.exit(127); });
+child.once("exit", (code, signal) => process.exit(code ?? 128));
+setInterval(() => { if (process.ppid !== parent) process.kill(-process.pid, "SIGKILL"); }, 250);
+`;
+
+/**
  * One attempt: runs the command in its own process group; resolves to how it ended.
  * @returns {Promise<{ code: number | null, timedOut: boolean, output: string, error?: Error }>}
  */
 function attempt(name, command, args, { cwd, env, timeoutMs, progressMs, log }) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, {
+    const child = spawn(process.execPath, ["-e", GUARD, command, ...args], {
       cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],

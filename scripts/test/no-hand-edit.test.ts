@@ -288,7 +288,8 @@ async function startEmulator(): Promise<{ url: string; child: ChildProcess }> {
   running.add(child);
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`emulator did not start:\n${out}`)), 10_000);
+    // Generous: starting Node and the emulator can take seconds on a busy machine.
+    const timer = setTimeout(() => reject(new Error(`emulator did not start:\n${out}`)), 30_000);
     child.stdout!.on("data", (chunk) => {
       out += chunk;
       const match = /^URL=(\S+)$/m.exec(out);

@@ -3,6 +3,9 @@
 // that stalled, what is installed is reused, and no process of a download outlives it: not on a
 // timeout, not on success, not when the process that started it is stopped.
 //
+// SIGTERM is handled by the process that downloads; SIGKILL cannot be, and then the guard at the head of
+// the download's process group sees its parent gone and kills the group.
+//
 // The fake installer (like npm) starts a child of its own that would run forever, writes both process
 // ids, then fetches from the server; it counts its attempts in a file, so the server knows which
 // attempt asks, whatever the timing.
@@ -184,9 +187,11 @@ describe("tool downloads (scripts/lib/tool-download.mjs)", () => {
     expect(existsSync(join(dir, "attempts"))).toBe(false);
   });
 
-  it("a run stopped by SIGTERM during a download takes the download with it", async () => {
-    // Another Node process downloads with a long bound, as `pnpm test` would; it is stopped meanwhile.
-    const script = `
+  it.each(["SIGTERM", "SIGKILL"] as const)(
+    "a run stopped by %s during a download takes the download with it",
+    async (signal) => {
+      // Another Node process downloads with a long bound, as `pnpm test` would; it is stopped meanwhile.
+      const script = `
       import { ensureTool } from ${JSON.stringify(join(REPO_ROOT, "scripts", "lib", "tool-download.mjs"))};
       await ensureTool({
         name: "fake-tool@1.0.0",
@@ -195,20 +200,21 @@ describe("tool downloads (scripts/lib/tool-download.mjs)", () => {
         installed: () => false,
         timeoutMs: 600_000,
       });`;
-    const runner = spawn(process.execPath, ["--input-type=module", "-e", script], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    runner.stderr.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      runner.once("exit", (_code, signal) => resolve(signal)),
-    );
-    await until(() => asked.length === 1, `the download's request (output: ${output})`);
-    const running = pids();
-    expect(running).toHaveLength(2);
-    runner.kill("SIGTERM");
-    expect(await exited).toBe("SIGTERM");
-    expect(output).toMatch(/^downloading fake-tool@1\.0\.0 \(attempt 1 of 2, at most 600 s\)$/m);
-    expect(await gone(running)).toEqual([]);
-  });
+      const runner = spawn(process.execPath, ["--input-type=module", "-e", script], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      runner.stderr.on("data", (chunk) => (output += chunk));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        runner.once("exit", (_code, signal) => resolve(signal)),
+      );
+      await until(() => asked.length === 1, `the download's request (output: ${output})`);
+      const running = pids();
+      expect(running).toHaveLength(2);
+      runner.kill(signal);
+      expect(await exited).toBe(signal);
+      expect(output).toMatch(/^downloading fake-tool@1\.0\.0 \(attempt 1 of 2, at most 600 s\)$/m);
+      expect(await gone(running)).toEqual([]);
+    },
+  );
 });

@@ -2,6 +2,7 @@
 // `api-clients-emulator`: starts the emulator from a terminal and stops it on SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorAccount, type EmulatorOptions } from "./emulator.js";
+import { formatRequest } from "./internal/request-log.js";
 
 const USAGE = `Usage: api-clients-emulator [options]
 
@@ -17,6 +18,8 @@ const USAGE = `Usage: api-clients-emulator [options]
                         (repeatable)
   --admin-origin ORIGIN extra page origin allowed to call the admin API besides loopback pages
                         (repeatable)
+  --log-requests        print each API request on stderr once answered (method, path, status,
+                        operationId, traceparent)
   --help                show this text`;
 
 function fail(message: string): never {
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
         "cors-origin": { type: "string", multiple: true },
         "admin-host": { type: "string", multiple: true },
         "admin-origin": { type: "string", multiple: true },
+        "log-requests": { type: "boolean" },
         help: { type: "boolean" },
       },
       strict: true,
@@ -80,6 +84,9 @@ async function main(): Promise<void> {
   }
   if (values["admin-host"] !== undefined) options.adminHosts = values["admin-host"];
   if (values["admin-origin"] !== undefined) options.adminOrigins = values["admin-origin"];
+  if (values["log-requests"]) {
+    options.onRequest = (record) => process.stderr.write(`${formatRequest(record)}\n`);
+  }
 
   let emu;
   try {

@@ -15,6 +15,7 @@ import {
 import { entriesProblem, simulateProblem, snapshotProblem } from "./internal/limits.js";
 import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
+import { RequestLog, type RequestRecord } from "./internal/request-log.js";
 import { Router } from "./internal/router.js";
 import { handleRequest } from "./internal/server.js";
 
@@ -67,6 +68,11 @@ export interface EmulatorOptions {
    * are not affected. @default []
    */
   adminOrigins?: readonly string[];
+  /**
+   * Called with each API request once it is answered (method, path without query, status,
+   * operationId, `traceparent`); the CLI's `--log-requests` prints them. @default undefined
+   */
+  onRequest?: (record: RequestRecord) => void;
   /** Longest time to receive a whole request, milliseconds. @default 30000 */
   requestTimeoutMs?: number;
   /** Longest time to receive the request headers, milliseconds. @default 10000 */
@@ -132,7 +138,12 @@ export interface Emulator {
   readonly logs: EmulatorLogs;
   /** Fault injection: rules applied before normal handling. */
   readonly faults: { add(rule: FaultRule): void; clear(): void; readonly size: number };
-  /** Back to the state at start: generated logs only, no management resources, no faults. */
+  /**
+   * The last 1,000 API requests (admin requests excluded), oldest first: method, path (never the
+   * query), status, operationId, and the W3C `traceparent`/`tracestate` each carried.
+   */
+  requests(): RequestRecord[];
+  /** Back to the state at start: generated logs only, no management resources, no faults, no requests. */
   reset(): void;
   /** The current state (management resources and appended logs). */
   snapshot(): EmulatorSnapshot;
@@ -173,6 +184,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const baseCount = base.length;
   const management = new ManagementState();
   const faults = new Faults();
+  const requests = new RequestLog();
+  if (options.onRequest) requests.listen(options.onRequest);
   let simulated = 0;
 
   const toEntry = (e: StoredEntry): LogEntry => entryObject(e) as LogEntry;
@@ -211,8 +224,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return faults.size;
       },
     },
+    requests: () => requests.list(),
     reset() {
       faults.clear();
+      requests.clear();
       management.reset();
       store.load(base, store.sequence);
     },
@@ -243,6 +258,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: emulator.faults,
     reset: () => emulator.reset(),
     snapshot: () => emulator.snapshot(),
+    requests: () => requests.list(),
     restore: (s: never) => emulator.restore(s),
     logs: {
       append: (entries) => logs.append(entries as LogEntryInput[]),
@@ -266,6 +282,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     admin,
     cors,
     adminAccess,
+    requests,
   };
   server.on("request", (req, res) => void handleRequest(ctx, req, res));
   server.on("clientError", (_err, socket) => {

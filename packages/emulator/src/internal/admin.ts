@@ -16,6 +16,8 @@ export interface AdminTarget {
   };
   reset(): void;
   snapshot(): unknown;
+  /** The request log, oldest first. */
+  requests(): unknown;
   restore(snapshot: never): void;
 }
 
@@ -85,6 +87,7 @@ export function createAdmin(
       return "OK";
     },
     "GET /__emulator/snapshot": () => target.snapshot(),
+    "GET /__emulator/requests": () => target.requests(),
     "POST /__emulator/restore": (body) => {
       const problem = snapshotProblem(body);
       if (problem) throw bad(problem);

@@ -17,6 +17,7 @@ import { cachedListing } from "./page-cache.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
 import { ValidationError } from "@api-clients/core";
 import type { SpecOperation } from "../generated/operations.js";
+import type { RequestLog } from "./request-log.js";
 import type { Router } from "./router.js";
 import { checkRequest } from "./spec-validation.js";
 
@@ -36,6 +37,8 @@ export interface ServerContext {
   readonly cors: CorsSetting;
   /** Extra hosts and origins the admin API accepts. */
   readonly adminAccess: AdminAccess;
+  /** The last API requests (never admin ones), with their trace context. */
+  readonly requests: RequestLog;
   /** Handles `/__emulator/...`; resolves to the status and JSON body. */
   readonly admin: (
     method: string,
@@ -211,11 +214,13 @@ export async function handleRequest(
       return sendJson(res, out.status, out.body);
     }
 
+    const record = ctx.requests.add(req, res, method, path);
     applyCors(ctx.cors, req, res);
     // Preflights are answered before faults, so a browser's preflight never uses up a rule.
     if (ctx.cors !== false && isPreflight(method, req)) return answerApiPreflight(req, res);
 
     const route = ctx.router.match(method, path);
+    if (route.kind === "match") record.operationId = route.op.operationId;
     const fault = ctx.faults.take(
       method,
       path,
