@@ -1,6 +1,7 @@
 import { describeStatus } from "./internal/status-text.js";
 import { redactUrl, truncate } from "./internal/redact.js";
 import { parseRetryAfterMs } from "./internal/retry-after.js";
+import { refusingWindow, type RateLimitScope } from "./internal/rate-limit-headers.js";
 
 /** Static key under which each error class keeps its brand symbol. */
 const BRAND_KEY = Symbol.for("api-clients.error.brand");
@@ -231,22 +232,71 @@ function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
   return info;
 }
 
-/** Too many requests (429); carries the server's requested wait and rate-limit counters when sent. */
+/** What a 429 says about its budget and when to try again, put before any note in the message. */
+function rateLimitNote(init: ApiErrorInit): string | undefined {
+  const headers = init.headers;
+  const window = refusingWindow(headers);
+  const retryAfterMs = parseRetryAfterMs(headers);
+  const stated = window.limit !== undefined || window.resetAt !== undefined;
+  const of = window.limit === undefined ? "" : ` of ${window.limit} requests`;
+  const what = window.scope === "daily" ? `daily quota${of} used up` : `burst limit${of} reached`;
+  const when =
+    window.resetAt !== undefined
+      ? `try again after ${new Date(window.resetAt).toISOString()}`
+      : retryAfterMs !== undefined && init.note === undefined
+        ? `try again in ${Math.round(retryAfterMs / 100) / 10} s`
+        : undefined;
+  const parts = [stated ? what : undefined, when, init.note].filter((part) => part !== undefined);
+  return parts.length === 0 ? undefined : parts.join("; ");
+}
+
+/**
+ * Too many requests (429): which budget refused (`scope`), its `limit`, `remaining` and `resetAt` from
+ * the `Burst-RateLimit-*` / `RateLimit-*` headers, and the server's requested wait; the message says
+ * when to try again.
+ *
+ * @example
+ * if (err instanceof RateLimitError && err.scope === "daily") console.log("quota back at", err.resetAt);
+ */
 export class RateLimitError extends ApiError {
   /** How long the server asked to wait (`retry-after-ms` or `Retry-After`), in milliseconds. */
   readonly retryAfterMs: number | undefined;
   /** Rate-limit counters from the `RateLimit-*` / `Burst-RateLimit-*` headers, when present. */
   readonly rateLimit: RateLimitInfo | undefined;
+  /**
+   * The budget that refused: `"daily"` when `RateLimit-Remaining` is 0 (the daily quota is used up),
+   * else `"burst"` (the per-second limit).
+   */
+  readonly scope: RateLimitScope;
+  /** Requests allowed in the refusing window, when the server says. */
+  readonly limit: number | undefined;
+  /** Requests left in the refusing window, when the server says. */
+  readonly remaining: number | undefined;
+  /** When the refusing window resets (its `Reset` header, Unix seconds), when the server says. */
+  readonly resetAt: Date | undefined;
 
   /** Builds the error and parses the retry and rate-limit headers. */
   constructor(init: ApiErrorInit, message?: string) {
-    super(init, message);
+    super({ ...init, note: rateLimitNote(init) }, message);
     this.retryAfterMs = parseRetryAfterMs(init.headers);
     this.rateLimit = parseRateLimit(init.headers);
+    const window = refusingWindow(init.headers);
+    this.scope = window.scope;
+    this.limit = window.limit;
+    this.remaining = window.remaining;
+    this.resetAt = window.resetAt === undefined ? undefined : new Date(window.resetAt);
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs, rateLimit: this.rateLimit };
+    return {
+      ...super.toJSON(),
+      retryAfterMs: this.retryAfterMs,
+      rateLimit: this.rateLimit,
+      scope: this.scope,
+      limit: this.limit,
+      remaining: this.remaining,
+      resetAt: this.resetAt?.toISOString(),
+    };
   }
 }
 brand(RateLimitError, "RateLimitError");
@@ -348,6 +398,40 @@ export class TimeoutError extends ConnectionError {
   }
 }
 brand(TimeoutError, "TimeoutError");
+
+/**
+ * The call ran out of its `deadlineMs`, the bound on the whole call (attempts and waits); thrown when
+ * the time is up during an attempt, or before a wait (for a retry or for the rate limit) that would
+ * end after the deadline. A {@link TimeoutError}, so it is caught alongside them; `timeoutMs` is the deadline.
+ *
+ * @example
+ * try { await logs.list({}, { deadlineMs: 2_000 }) } catch (err) { if (err instanceof DeadlineExceededError) … }
+ */
+export class DeadlineExceededError extends TimeoutError {
+  /** The bound on the whole call that was reached, in milliseconds. */
+  readonly deadlineMs: number;
+
+  /** Builds the error; `reason` says what the deadline stopped (an attempt in flight, or a wait). */
+  constructor(init: ConnectionErrorInit & { deadlineMs: number; reason?: string | undefined }) {
+    super({ ...init, timeoutMs: init.deadlineMs });
+    const where =
+      init.method === undefined || init.url === undefined
+        ? ""
+        : ` (${describeRequest(init.method, redactUrl(init.url))})`;
+    const attempts = init.attempts ?? 1;
+    this.message =
+      `Call exceeded its deadline of ${init.deadlineMs} ms (deadlineMs)` +
+      (init.reason === undefined ? "" : `: ${init.reason}`) +
+      where +
+      attemptsSuffix(attempts);
+    this.deadlineMs = init.deadlineMs;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), deadlineMs: this.deadlineMs };
+  }
+}
+brand(DeadlineExceededError, "DeadlineExceededError");
 
 /**
  * Bad input caught before any request is sent; names the field and the rule it broke.

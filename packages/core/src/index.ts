@@ -8,6 +8,7 @@ export {
   BadRequestError,
   ConflictError,
   ConnectionError,
+  DeadlineExceededError,
   InternalServerError,
   InvalidResponseError,
   NotFoundError,
@@ -21,6 +22,7 @@ export {
   type RateLimitInfo,
 } from "./errors.js";
 export {
+  DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
@@ -29,6 +31,10 @@ export {
   type ErrorLogEvent,
   type LogEvent,
   type Logger,
+  type RateLimitAnswer,
+  type RateLimitContext,
+  type RateLimiter,
+  type RateLimitLogEvent,
   type RequestLogEvent,
   type RequestOptions,
   type ResponseLogEvent,
@@ -47,3 +53,9 @@ export type {
 } from "./operation.js";
 export { MAX_RETRY_AFTER_MS } from "./internal/retry-policy.js";
 export type { AttemptTrace, CallTrace } from "./internal/tracing.js";
+export {
+  createRateLimiter,
+  type ConfiguredLimit,
+  type RateLimiterOptions,
+} from "./internal/rate-limit.js";
+export type { RateLimitScope } from "./internal/rate-limit-headers.js";

@@ -25,3 +25,10 @@ export {
 export { checkParams, checkValue, parsePathParam, parseQuery } from "./internal/schema.js";
 export type { CheckOptions } from "./internal/schema.js";
 export type { OperationRules, OperationSpec, ParameterRule, Schema } from "./operation.js";
+export { BURST_WINDOW_MS } from "./internal/rate-limit.js";
+export {
+  readWindow,
+  refusingWindow,
+  RESET_MARGIN_MS,
+  type RateLimitWindow,
+} from "./internal/rate-limit-headers.js";

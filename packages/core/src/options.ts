@@ -5,6 +5,13 @@ export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
+ * Default bound on a whole call, attempts and waits included, in milliseconds: two minutes, room for
+ * three attempts that each use their full 30 s with the backoff waits between them, or two attempts
+ * around a 60 s wait the server asks for.
+ */
+export const DEFAULT_DEADLINE_MS = 120_000;
+
+/**
  * Default limit for the size of one response body, in bytes: 8 MiB, eight times the largest real page
  * (~1 MB). Reading a body through Node's `fetch` grows memory by three to four times its size until the
  * garbage collector runs (each chunk is copied out of the socket's buffer), so this keeps a client's
@@ -60,6 +67,15 @@ export interface RetryLogEvent extends CallLogFields {
   reason: string;
 }
 
+/** The next attempt waits for the rate limit: the budget the server reported has nothing left. */
+export interface RateLimitLogEvent extends CallLogFields {
+  type: "rate-limit";
+  /** Number of the attempt that waits, starting at 1. */
+  attempt: number;
+  /** How long it waits before asking the rate limiter again, in milliseconds. */
+  delayMs: number;
+}
+
 /**
  * The call failed for good (an HTTP error, a connection failure, a timeout, an abort, a response
  * that is not what the spec promises): always the last event of a failed call, and its only `error`.
@@ -82,7 +98,12 @@ export interface WarningLogEvent extends CallLogFields {
 
 /** Structured event passed to a {@link Logger}; it never contains headers, so never credentials. */
 export type LogEvent =
-  RequestLogEvent | ResponseLogEvent | RetryLogEvent | ErrorLogEvent | WarningLogEvent;
+  | RequestLogEvent
+  | ResponseLogEvent
+  | RetryLogEvent
+  | RateLimitLogEvent
+  | ErrorLogEvent
+  | WarningLogEvent;
 
 /**
  * Receives structured events about requests, responses, retries and failures.
@@ -92,7 +113,42 @@ export type LogEvent =
  */
 export type Logger = (event: LogEvent) => void;
 
-/** Options shared by every client; `maxRetries` and `timeoutMs` can be overridden per call. */
+/** What a {@link RateLimiter} is given with each request for the budget. */
+export interface RateLimitContext {
+  /** Aborts when the caller aborts or the call's deadline passes: stop waiting on anything then. */
+  readonly signal: AbortSignal;
+  /** Reports something worth knowing (as a `warning` log event), e.g. a shared store being unreachable. */
+  warn(message: string): void;
+}
+
+/** The status and headers of an answer, reported to a {@link RateLimiter}. */
+export interface RateLimitAnswer {
+  /** HTTP status code (429 when the server refused for the rate limit). */
+  readonly status: number;
+  /** Response headers: `Burst-RateLimit-*` and `RateLimit-*` state the budget. */
+  readonly headers: Headers;
+}
+
+/**
+ * Paces the requests of one budget. Before each attempt the client calls `acquire` until it resolves to
+ * `0` (the attempt may be sent; one request is taken from the budget), waiting the milliseconds it
+ * resolves to otherwise (within the call's signal and deadline); after each answer it calls `report`,
+ * so the limiter learns the budget from the headers. A limiter that throws never fails a call: the
+ * attempt goes ahead and a `warning` event says why. The default is an in-process gate per client
+ * (`createRateLimiter()`); `@api-clients/rate-limit-redis` shares one budget across processes.
+ */
+export interface RateLimiter {
+  /**
+   * Takes one request from the budget of `key` and resolves to 0, or resolves to the milliseconds to
+   * wait before asking again when nothing is left in the current window.
+   * `key` names the API and the account (a hash: it never holds the credentials).
+   */
+  acquire(key: string, context: RateLimitContext): Promise<number> | number;
+  /** Learns the budget of `key` from an answer's headers. */
+  report(key: string, answer: RateLimitAnswer, context: RateLimitContext): Promise<void> | void;
+}
+
+/** Options shared by every client; `maxRetries`, `timeoutMs` and `deadlineMs` can be overridden per call. */
 export interface ClientOptions {
   /**
    * Base URL of the API, e.g. `https://qstash.upstash.io`. Must be `https` unless the host is loopback
@@ -122,6 +178,20 @@ export interface ClientOptions {
    * @default 30000
    */
   timeoutMs?: number;
+  /**
+   * Bound on a whole call, in milliseconds: every attempt, the retry waits and the rate-limit waits.
+   * An attempt in flight at the deadline is aborted, and a wait that would end after it is not started;
+   * the call then fails with a `DeadlineExceededError` (or with the answer that asked for that wait,
+   * its message naming the deadline). At most 2147483647.
+   * @default 120000 (two minutes)
+   */
+  deadlineMs?: number;
+  /**
+   * Paces requests by the budget the server reports in its rate-limit headers: when nothing is left in
+   * the current window, the next request waits for the reset instead of being refused.
+   * @default an in-process gate of this client (`createRateLimiter()`)
+   */
+  rateLimiter?: RateLimiter;
   /**
    * Largest response body accepted, in bytes, enforced while it streams in; a larger body fails the
    * call with an `InvalidResponseError` that names the limit.
@@ -158,4 +228,9 @@ export interface RequestOptions {
    * @default the client's `maxRetries` (2)
    */
   maxRetries?: number;
+  /**
+   * Bound on this whole call (attempts and waits), in milliseconds.
+   * @default the client's `deadlineMs` (120000)
+   */
+  deadlineMs?: number;
 }

@@ -11,6 +11,8 @@ const USAGE = `Usage: api-clients-emulator [options]
   --seed-logs N         generate N log entries at start (default 0)
   --seed N              seed of the log generator (default 1)
   --logs-token TOKEN    Bearer token of the logs API (default: random)
+  --burst-limit N       logs requests per second per token; more get 429 (default: unlimited)
+  --daily-quota N       logs requests per UTC day per token; more get 429 (default: unlimited)
   --account EMAIL:KEY   management account (repeatable; default: one random account)
   --cors-origin ORIGIN  origin allowed to read the APIs from a browser (repeatable; default "*";
                         "none" sends no CORS headers)
@@ -44,6 +46,8 @@ async function main(): Promise<void> {
         "seed-logs": { type: "string" },
         seed: { type: "string" },
         "logs-token": { type: "string" },
+        "burst-limit": { type: "string" },
+        "daily-quota": { type: "string" },
         account: { type: "string", multiple: true },
         "cors-origin": { type: "string", multiple: true },
         "admin-host": { type: "string", multiple: true },
@@ -73,6 +77,10 @@ async function main(): Promise<void> {
   if (port !== undefined) options.port = port;
   if (seedLogs !== undefined) options.seedLogs = seedLogs;
   if (seed !== undefined) options.seed = seed;
+  const burstLimit = integer("burst-limit", values["burst-limit"]);
+  const dailyQuota = integer("daily-quota", values["daily-quota"]);
+  if (burstLimit !== undefined) options.burstLimit = burstLimit;
+  if (dailyQuota !== undefined) options.dailyQuota = dailyQuota;
   if (values.host !== undefined) options.host = values.host;
   if (values["logs-token"] !== undefined) options.logsToken = values["logs-token"];
   const cors = values["cors-origin"];

@@ -15,6 +15,7 @@ import {
 import { entriesProblem, simulateProblem, snapshotProblem } from "./internal/limits.js";
 import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
+import { rateLimitProblem, RateLimits, type RateLimitCounts } from "./internal/rate-limits.js";
 import { RequestLog, type RequestRecord } from "./internal/request-log.js";
 import { Router } from "./internal/router.js";
 import { handleRequest } from "./internal/server.js";
@@ -68,6 +69,18 @@ export interface EmulatorOptions {
    * are not affected. @default []
    */
   adminOrigins?: readonly string[];
+  /**
+   * Requests per second each logs token may make (the service's burst limit); past it the logs API
+   * answers 429. Every logs answer then states `Burst-RateLimit-Limit/Remaining/Reset` (Reset in Unix
+   * seconds; windows are whole seconds). @default undefined (unlimited, no headers)
+   */
+  burstLimit?: number;
+  /**
+   * Requests per UTC day each logs token may make (the service's daily quota); past it the logs API
+   * answers 429. Every logs answer then states `RateLimit-Limit/Remaining/Reset`.
+   * @default undefined (unlimited, no headers)
+   */
+  dailyQuota?: number;
   /**
    * Called with each API request once it is answered (method, path without query, status,
    * operationId, `traceparent`); the CLI's `--log-requests` prints them. @default undefined
@@ -138,12 +151,14 @@ export interface Emulator {
   readonly logs: EmulatorLogs;
   /** Fault injection: rules applied before normal handling. */
   readonly faults: { add(rule: FaultRule): void; clear(): void; readonly size: number };
+  /** Logs requests let through and refused (429) by `burstLimit`/`dailyQuota` since start or `reset()`. */
+  readonly rateLimits: RateLimitCounts;
   /**
    * The last 1,000 API requests (admin requests excluded), oldest first: method, path (never the
    * query), status, operationId, and the W3C `traceparent`/`tracestate` each carried.
    */
   requests(): RequestRecord[];
-  /** Back to the state at start: generated logs only, no management resources, no faults, no requests. */
+  /** Back to the state at start: generated logs only, no management resources, no faults, no requests, fresh rate-limit windows. */
   reset(): void;
   /** The current state (management resources and appended logs). */
   snapshot(): EmulatorSnapshot;
@@ -174,6 +189,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const cors = checkCorsSetting(options.corsOrigin);
   const adminAccess = checkAdminAccess(options.adminHosts, options.adminOrigins);
   const first = accounts[0] as EmulatorAccount;
+  const limitProblem = rateLimitProblem(options);
+  if (limitProblem) throw new TypeError(limitProblem);
+  const rateLimits = new RateLimits({
+    burstLimit: options.burstLimit,
+    dailyQuota: options.dailyQuota,
+  });
   const seed = options.seed ?? 1;
   const auth = new Auth(logsToken, accounts);
 
@@ -224,9 +245,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return faults.size;
       },
     },
+    get rateLimits() {
+      return rateLimits.totals;
+    },
     requests: () => requests.list(),
     reset() {
       faults.clear();
+      rateLimits.reset();
       requests.clear();
       management.reset();
       store.load(base, store.sequence);
@@ -279,6 +304,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     auth: () => auth,
     logs: store,
     management,
+    rateLimits,
     admin,
     cors,
     adminAccess,
@@ -310,6 +336,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     logs,
     faults: emulator.faults,
+    get rateLimits() {
+      return rateLimits.totals;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -34,13 +34,20 @@ export type { OperationId } from "./generated/operations.js";
 export * from "@api-clients/core/errors";
 export type {
   ClientOptions,
+  ConfiguredLimit,
   LogEvent,
   Logger,
   OperationInput,
   OperationResult,
   OperationSpec,
   ParameterRule,
+  RateLimitAnswer,
+  RateLimitContext,
+  RateLimiter,
+  RateLimiterOptions,
   RequestFunction,
   RequestOptions,
   Schema,
 } from "@api-clients/core";
+/** The in-process rate limiter (each client has one by default; pass one to share it, or to set a limit). */
+export { createRateLimiter, DEFAULT_DEADLINE_MS } from "@api-clients/core";

@@ -1,11 +1,14 @@
 import { ValidationError } from "../errors.js";
 import {
+  DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type ClientOptions,
   type Logger,
+  type RateLimiter,
 } from "../options.js";
+import { createRateLimiter } from "./rate-limit.js";
 
 /** The largest delay a timer accepts (2^31 − 1 ms); a longer one fires at once. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -15,6 +18,7 @@ export interface Limits {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly maxResponseBytes: number;
+  readonly deadlineMs: number;
 }
 
 /** The client options after validation, with defaults applied. */
@@ -23,6 +27,7 @@ export interface ResolvedOptions extends Limits {
   readonly fetch: typeof fetch;
   readonly headers: Headers;
   readonly logger: Logger | undefined;
+  readonly rateLimiter: RateLimiter;
 }
 
 function isLoopbackHost(hostname: string): boolean {
@@ -74,6 +79,25 @@ function validateTimeoutMs(value: unknown): number {
     );
   }
   return value;
+}
+
+function validateDeadlineMs(value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    throw new ValidationError(
+      "deadlineMs",
+      `must be a number of milliseconds > 0 and <= ${MAX_TIMER_MS} (about 24.8 days)`,
+    );
+  }
+  return value;
+}
+
+function validateRateLimiter(value: unknown): RateLimiter {
+  if (value === undefined) return createRateLimiter();
+  const limiter = value as Partial<RateLimiter> | null;
+  if (typeof limiter?.acquire !== "function" || typeof limiter.report !== "function") {
+    throw new ValidationError("rateLimiter", "must have acquire() and report() methods");
+  }
+  return value as RateLimiter;
 }
 
 function validateMaxResponseBytes(value: unknown): number {
@@ -143,16 +167,25 @@ export function validateClientOptions(config: {
     maxResponseBytes: validateMaxResponseBytes(
       options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     ),
+    deadlineMs: validateDeadlineMs(options.deadlineMs ?? DEFAULT_DEADLINE_MS),
+    rateLimiter: validateRateLimiter(options.rateLimiter),
   };
 }
 
 /** The limits of one call: those openapi-fetch copied onto its request from the call's options, else the client's. */
 export function validateLimits(
-  call: { timeoutMs?: unknown; maxRetries?: unknown },
+  call: { timeoutMs?: unknown; maxRetries?: unknown; deadlineMs?: unknown },
   client: Limits,
 ): Limits {
-  if (call.timeoutMs === undefined && call.maxRetries === undefined) return client;
+  if (
+    call.timeoutMs === undefined &&
+    call.maxRetries === undefined &&
+    call.deadlineMs === undefined
+  )
+    return client;
   return {
+    deadlineMs:
+      call.deadlineMs === undefined ? client.deadlineMs : validateDeadlineMs(call.deadlineMs),
     timeoutMs: call.timeoutMs === undefined ? client.timeoutMs : validateTimeoutMs(call.timeoutMs),
     maxRetries:
       call.maxRetries === undefined ? client.maxRetries : validateMaxRetries(call.maxRetries),

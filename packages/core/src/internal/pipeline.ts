@@ -35,6 +35,8 @@ import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-p
 import { checkParams, checkValue, requireWellFormed } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
+import { Deadline } from "./deadline.js";
+import { createRateLimitGate } from "./rate-limit-gate.js";
 
 /** What a client passes to {@link createApi}. */
 export interface ApiConfig {
@@ -203,6 +205,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   const redact = secretRedactor([config.authorization, ...config.secrets]);
   const authorization = config.authorization;
   const baseFetch = options.fetch;
+  const gate = createRateLimitGate(options.rateLimiter, baseUrl, authorization);
   /** `"METHOD /path/{template}"` → operationId, derived once from the one table (for `raw` calls). */
   const routes = new Map<string, string>();
   for (const id in operations) {
@@ -328,9 +331,21 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     const idempotent = operation?.idempotent ?? isIdempotentMethod(method);
     const userSignal = request.signal;
     request.headers.set("authorization", authorization);
+    // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
+    const deadline = new Deadline(limits.deadlineMs);
+    const gated = { method, url, signal: userSignal, deadline, watch };
 
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
+      // [rate limit] Wait until the budget the server reported has room for this attempt.
+      const rateLimitWaitMs = await gate.pace(gated, attempt);
+      const attemptMs = Math.min(limits.timeoutMs, deadline.remaining());
+      if (attemptMs <= 0) {
+        throw deadline.exceeded(
+          { method, url, attempts: attempt - 1 },
+          "no time left for an attempt",
+        );
+      }
       // Build: the first attempt sends the request itself; a retry re-sends the serialized body (or,
       // for a body this pipeline did not serialize, a copy kept while another attempt may need it).
       let outgoing = request;
@@ -342,15 +357,14 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
           outgoing = request.clone();
         }
       }
-      // The rate-limit gate's wait before this attempt goes here (0 until there is one).
-      watch.attempt(attempt, outgoing.headers);
+      watch.attempt(attempt, outgoing.headers, rateLimitWaitMs);
       // Attempt: one timer covers the response and its whole body; the user's abort is forwarded.
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
         controller.abort();
-      }, limits.timeoutMs);
+      }, attemptMs);
       const forwardAbort = () => controller.abort(userSignal.reason);
       userSignal.addEventListener("abort", forwardAbort);
       let decision: RetryDecision;
@@ -359,16 +373,20 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       try {
         response = await baseFetch(outgoing, { ...init, signal: controller.signal });
         watch.response(response.status);
+        // [rate limit] Learn the budget the answer states.
+        await gate.report(gated, response);
         // Decide on the status alone: a response to retry is not read.
         decision = response.ok
           ? { retry: false, reason: "ok" }
-          : retryDecision({
-              attempt,
-              maxRetries: limits.maxRetries,
-              idempotent,
-              status: response.status,
-              headers: response.headers,
-            });
+          : deadline.bound(
+              retryDecision({
+                attempt,
+                maxRetries: limits.maxRetries,
+                idempotent,
+                status: response.status,
+                headers: response.headers,
+              }),
+            );
         if (decision.retry) {
           response.body?.cancel().catch(() => undefined);
         } else {
@@ -413,7 +431,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
                 timedOut,
                 attempt,
               });
-        decision =
+        const next: RetryDecision =
           failure instanceof ConnectionError
             ? retryDecision({
                 attempt,
@@ -422,9 +440,23 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
                 error: failure,
               })
             : { retry: false, reason: "final" };
-        if (!decision.retry) {
-          watch.settle({ status: response?.status, error: failure });
-          throw failure;
+        decision = deadline.bound(next);
+        // [deadline] The attempt was cut short by the deadline, or its retry would pass it.
+        const thrown =
+          timedOut && attemptMs < limits.timeoutMs
+            ? deadline.exceeded(
+                { method, url, attempts: attempt, cause: error },
+                "the attempt in flight was stopped",
+              )
+            : next.retry && !decision.retry
+              ? deadline.exceeded(
+                  { method, url, attempts: attempt, cause: failure },
+                  `${decision.note ?? ""} (last attempt: ${failure.message})`,
+                )
+              : failure;
+        if (!decision.retry || thrown !== failure) {
+          watch.settle({ status: response?.status, error: thrown });
+          throw thrown;
         }
       } finally {
         clearTimeout(timer);

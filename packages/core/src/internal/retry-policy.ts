@@ -1,5 +1,6 @@
 import { ConnectionError, TimeoutError } from "../errors.js";
 import { parseRetryAfterMs } from "./retry-after.js";
+import { refusingWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
 
 /** First backoff wait, in milliseconds (doubled per attempt, with jitter). */
 export const INITIAL_RETRY_DELAY_MS = 500;
@@ -81,8 +82,9 @@ export type RetryDecision =
 /**
  * The one retry rule: retry connection errors, timeouts, 408, 429 and 5xx, honouring `x-should-retry`;
  * only idempotent operations retry 408/5xx/timeouts/connection errors, while 429 and connections that
- * were never established retry for every operation; wait `retry-after-ms`/`Retry-After` or back off,
- * and give up when the server asks for more than 60 s.
+ * were never established retry for every operation; wait `retry-after-ms`/`Retry-After` (on a 429 also
+ * until the refusing window's reset) or back off, and give up when the server asks for more than 60 s
+ * or the daily quota is used up for longer.
  *
  * @example
  * retryDecision({ attempt: 1, maxRetries: 2, idempotent: false, status: 429, headers: new Headers({ "retry-after": "1" }) });
@@ -110,15 +112,45 @@ export function retryDecision(input: RetryInput): RetryDecision {
   } else {
     return { retry: false, reason: "not retryable" };
   }
+  const stated = headers === undefined ? undefined : statedWait(status, headers);
+  if (stated?.scope === "daily" && stated.ms > MAX_RETRY_AFTER_MS) {
+    const note = `not retried: the daily quota is used up until ${new Date(Date.now() + stated.ms).toISOString()}`;
+    return { retry: false, reason: `${reason}; daily quota used up`, note };
+  }
   if (attempt > maxRetries) return { retry: false, reason: `${reason}; retries exhausted` };
-  const requested = headers === undefined ? undefined : parseRetryAfterMs(headers);
+  const requested = stated?.ms;
   if (requested !== undefined && requested > MAX_RETRY_AFTER_MS) {
     const note =
-      `not retried: the server asked to wait ${formatSeconds(requested)} (Retry-After), ` +
+      `not retried: the server asked to wait ${formatSeconds(requested)} (${stated?.header}), ` +
       `more than the ${formatSeconds(MAX_RETRY_AFTER_MS)} limit`;
     return { retry: false, reason: `${reason}; server asked to wait ${requested} ms`, note };
   }
   return { retry: true, delayMs: requested ?? backoffDelayMs(attempt, input.random), reason };
+}
+
+/**
+ * The wait an answer states: `retry-after-ms`/`Retry-After`, and on a 429 the reset of the window
+ * that refused (`Burst-RateLimit-Reset`, or `RateLimit-Reset` when the daily quota is used up), the
+ * later of the two. A reset already past (clocks apart) states nothing.
+ */
+function statedWait(
+  status: number | undefined,
+  headers: Headers,
+): { ms: number; header: string; scope?: "burst" | "daily" } | undefined {
+  const now = Date.now();
+  const retryAfter = parseRetryAfterMs(headers, now);
+  if (status !== 429)
+    return retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
+  const window = refusingWindow(headers, now);
+  const untilReset =
+    window.resetAt !== undefined && window.resetAt > now
+      ? window.resetAt - now + RESET_MARGIN_MS
+      : undefined;
+  if (untilReset === undefined || (retryAfter !== undefined && retryAfter >= untilReset)) {
+    return retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
+  }
+  const header = window.scope === "daily" ? "RateLimit-Reset" : "Burst-RateLimit-Reset";
+  return { ms: untilReset, header, scope: window.scope };
 }
 
 function formatSeconds(ms: number): string {

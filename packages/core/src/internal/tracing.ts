@@ -120,11 +120,20 @@ export interface Watch {
   settle(outcome: AttemptOutcome): void;
   /** Something worth knowing that does not stop the call: `warning` event. */
   warn(message: string): void;
+  /** Attempt `attempt` waits `delayMs` for the rate limit before it is sent: `rate-limit` event. */
+  rateLimitWait(attempt: number, delayMs: number): void;
   /** The call is over (`error` when it failed): call `asyncEnd`, and then the `error` event. */
   finish(error: unknown): void;
 }
 
-const IDLE: Watch = { attempt() {}, response() {}, settle() {}, warn() {}, finish() {} };
+const IDLE: Watch = {
+  attempt() {},
+  response() {},
+  settle() {},
+  warn() {},
+  rateLimitWait() {},
+  finish() {},
+};
 
 /**
  * Starts watching one call: returns its hooks, publishing the call's `start` and `end` now. Builds
@@ -204,6 +213,9 @@ export function watchCall(identity: CallIdentity, logger: Logger | undefined): W
     },
     warn(message) {
       emit({ type: "warning", message });
+    },
+    rateLimitWait(attempt, delayMs) {
+      emit({ type: "rate-limit", attempt, delayMs });
     },
     finish(error) {
       if (error !== undefined) {

@@ -3,7 +3,7 @@ import * as core from "../../src/index.js";
 import * as internal from "../../src/internal.js";
 
 describe("the public entry point", () => {
-  it("exports errors, defaults and the Retry-After cap only (at most 20 runtime names)", () => {
+  it("exports errors, defaults, the Retry-After cap and the in-process rate limiter only (at most 22 runtime names)", () => {
     expect(Object.keys(core).sort()).toEqual([
       "AbortError",
       "ApiClientError",
@@ -12,9 +12,11 @@ describe("the public entry point", () => {
       "BadRequestError",
       "ConflictError",
       "ConnectionError",
+      "DEFAULT_DEADLINE_MS",
       "DEFAULT_MAX_RESPONSE_BYTES",
       "DEFAULT_MAX_RETRIES",
       "DEFAULT_TIMEOUT_MS",
+      "DeadlineExceededError",
       "InternalServerError",
       "InvalidResponseError",
       "MAX_RETRY_AFTER_MS",
@@ -24,8 +26,9 @@ describe("the public entry point", () => {
       "TimeoutError",
       "UnprocessableEntityError",
       "ValidationError",
+      "createRateLimiter",
     ]);
-    expect(Object.keys(core).length).toBeLessThanOrEqual(20);
+    expect(Object.keys(core).length).toBeLessThanOrEqual(22);
   });
 
   it("keeps the request path and the helpers in the internal entry point", () => {

@@ -17,6 +17,7 @@ import { cachedListing } from "./page-cache.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
 import { ValidationError } from "@api-clients/core";
 import type { SpecOperation } from "../generated/operations.js";
+import type { RateLimits } from "./rate-limits.js";
 import type { RequestLog } from "./request-log.js";
 import type { Router } from "./router.js";
 import { checkRequest } from "./spec-validation.js";
@@ -33,6 +34,8 @@ export interface ServerContext {
   readonly auth: () => Auth;
   readonly logs: LogsStore;
   readonly management: ManagementState;
+  /** The logs API's burst limit and daily quota, per token. */
+  readonly rateLimits: RateLimits;
   /** CORS of the two APIs (never of the admin API). */
   readonly cors: CorsSetting;
   /** Extra hosts and origins the admin API accepts. */
@@ -247,7 +250,15 @@ export async function handleRequest(
     const raw = await readBody(req);
     const auth = ctx.auth();
     const account = op.auth === "basic" ? auth.basic(req.headers.authorization) : undefined;
-    if (op.auth === "bearer") auth.bearer(req.headers.authorization);
+    if (op.auth === "bearer") {
+      auth.bearer(req.headers.authorization);
+      if (ctx.rateLimits.enabled) {
+        // Every later answer of this request (a 400 too) carries the rate-limit headers.
+        const limited = ctx.rateLimits.take(req.headers.authorization ?? "");
+        for (const [name, value] of Object.entries(limited.headers)) res.setHeader(name, value);
+        if (limited.refused !== undefined) return sendError(res, 429, limited.refused);
+      }
+    }
 
     const body = op.body ? parseJson(raw) : undefined;
     const checked = checkRequest(op, search, route.params, body);

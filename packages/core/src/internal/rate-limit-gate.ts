@@ -1,0 +1,92 @@
+// The pipeline's two rate-limit hook points: `pace` before each attempt (ask the limiter, wait what it
+// says within the caller's signal and the call's deadline, log the wait) and `report` after each answer.
+// A limiter that fails never fails a call: the attempt goes ahead and a warning says why.
+import { AbortError } from "../errors.js";
+import type { RateLimitAnswer, RateLimitContext, RateLimiter } from "../options.js";
+import { seconds, type Deadline } from "./deadline.js";
+import { RESET_MARGIN_MS } from "./rate-limit-headers.js";
+import { budgetKey } from "./rate-limit.js";
+import { sleep } from "./sleep.js";
+
+/** One call as the gate sees it: where its waits and warnings are reported (its watch). */
+export interface GatedCall {
+  readonly method: string;
+  readonly url: string;
+  readonly signal: AbortSignal;
+  readonly deadline: Deadline;
+  readonly watch: {
+    warn(message: string): void;
+    rateLimitWait(attempt: number, delayMs: number): void;
+  };
+}
+
+/** The gate of one client: its limiter and its budget key. */
+export interface RateLimitGate {
+  /** Waits until the limiter lets attempt `attempt` go; resolves to the milliseconds it waited. */
+  pace(call: GatedCall, attempt: number): Promise<number>;
+  /** Tells the limiter what an answer stated. */
+  report(call: GatedCall, answer: RateLimitAnswer): Promise<void>;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The context a limiter gets: the call's signal, ended early by its deadline only when asked for. */
+function contextOf(call: GatedCall): RateLimitContext {
+  return {
+    get signal() {
+      return AbortSignal.any([call.signal, AbortSignal.timeout(call.deadline.remaining())]);
+    },
+    warn: (message) => call.watch.warn(message),
+  };
+}
+
+/** Creates the gate of one client; the key names the API (base URL) and account (`Authorization`). */
+export function createRateLimitGate(
+  limiter: RateLimiter,
+  baseUrl: string,
+  authorization: string,
+): RateLimitGate {
+  const key = budgetKey(baseUrl, authorization);
+  return {
+    async pace(call, attempt) {
+      const context = contextOf(call);
+      let waited = 0;
+      for (;;) {
+        let waitMs: number;
+        try {
+          waitMs = await limiter.acquire(key, context);
+        } catch (error) {
+          if (call.signal.aborted) throw new AbortError(call.signal.reason);
+          context.warn(`rate limiter failed (${describe(error)}); sending without it`);
+          return waited;
+        }
+        if (!(waitMs > 0)) return waited;
+        const delayMs = Math.ceil(waitMs) + RESET_MARGIN_MS;
+        if (call.deadline.crossedBy(delayMs)) {
+          throw call.deadline.exceeded(
+            { method: call.method, url: call.url, attempts: attempt - 1 },
+            `not sent: the rate limit has nothing left until ` +
+              `${new Date(Date.now() + waitMs).toISOString()} (${seconds(waitMs)} from now)`,
+          );
+        }
+        call.watch.rateLimitWait(attempt, delayMs);
+        waited += delayMs;
+        try {
+          await sleep(delayMs, call.signal);
+        } catch {
+          throw new AbortError(call.signal.reason);
+        }
+      }
+    },
+    async report(call, answer) {
+      const context = contextOf(call);
+      try {
+        await limiter.report(key, answer, context);
+      } catch (error) {
+        context.warn(`rate limiter failed to learn the budget (${describe(error)})`);
+      }
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  AbortError,
+  DeadlineExceededError,
+  createRateLimiter,
+  type LogEvent,
+  type RateLimiter,
+} from "../../src/index.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import { rejection, SECRET, testApi } from "../support/api.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.reset();
+  server.setHandler(undefined);
+});
+
+/** Answers 200 stating a burst window of `limit` a second, counted like the service (whole seconds). */
+function burstServer(limit: number): { arrivals: number[]; refused: () => number } {
+  const arrivals: number[] = [];
+  let second = 0;
+  let used = 0;
+  let refused = 0;
+  server.setHandler(() => {
+    const now = Date.now();
+    arrivals.push(now);
+    const s = Math.floor(now / 1000);
+    if (s !== second) [second, used] = [s, 0];
+    const headers = {
+      "burst-ratelimit-limit": String(limit),
+      "burst-ratelimit-reset": String(s + 1),
+    };
+    if (used >= limit) {
+      refused++;
+      return { status: 429, headers: { ...headers, "burst-ratelimit-remaining": "0" } };
+    }
+    used++;
+    return {
+      status: 200,
+      headers: { ...headers, "burst-ratelimit-remaining": String(limit - used) },
+      body: { ok: true },
+    };
+  });
+  return { arrivals, refused: () => refused };
+}
+
+describe("the in-process gate paces by the budget the server reported", () => {
+  it("after Remaining: 0 the next call waits for the reset instead of being refused, and logs the wait", async () => {
+    const { arrivals, refused } = burstServer(2);
+    const events: LogEvent[] = [];
+    const api = testApi(server.url, { logger: (e) => events.push(e), maxRetries: 0 });
+    for (let i = 0; i < 6; i++) await api.request("getThing", {});
+    expect(refused()).toBe(0);
+    expect(arrivals).toHaveLength(6);
+    const waits = events.filter((e) => e.type === "rate-limit");
+    expect(waits.length).toBeGreaterThanOrEqual(2);
+    expect(waits[0]).toMatchObject({ method: "GET", attempt: 1 });
+  });
+
+  it("concurrent calls go through the same gate", async () => {
+    const { refused } = burstServer(3);
+    const api = testApi(server.url, { maxRetries: 0 });
+    await api.request("getThing", {}); // learn the window
+    await Promise.all(Array.from({ length: 8 }, () => api.request("getThing", {})));
+    expect(refused()).toBe(0);
+  });
+
+  it("the caller's signal aborts a rate-limit wait at once", async () => {
+    server.setHandler(() => ({
+      status: 200,
+      headers: {
+        "ratelimit-limit": "10",
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": String(Math.floor(Date.now() / 1000) + 30),
+      },
+      body: { ok: true },
+    }));
+    const api = testApi(server.url);
+    await api.request("getThing", {});
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("stop")), 100);
+    const started = performance.now();
+    const error = await rejection(api.request("getThing", {}, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(AbortError);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a wait past the deadline is not started: fails at once, nothing sent", async () => {
+    server.setHandler(() => ({
+      status: 200,
+      headers: {
+        "ratelimit-limit": "10",
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": String(Math.floor(Date.now() / 1000) + 3600),
+      },
+      body: { ok: true },
+    }));
+    const api = testApi(server.url);
+    await api.request("getThing", {});
+    const error = await rejection(api.request("getThing", {}));
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect((error as Error).message).toContain("not sent: the rate limit has nothing left until");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a configured limit paces an API whose answers state none", async () => {
+    server.setHandler(() => ({ status: 200, body: { ok: true } }));
+    const events: LogEvent[] = [];
+    const api = testApi(server.url, {
+      rateLimiter: createRateLimiter({ limit: { requests: 2, intervalMs: 400 } }),
+      logger: (e) => events.push(e),
+    });
+    for (let i = 0; i < 5; i++) await api.request("getThing", {});
+    const arrivals = server.requests.map((r) => r.receivedAt);
+    expect(arrivals[2]! - arrivals[0]!).toBeGreaterThanOrEqual(390);
+    expect(arrivals[4]! - arrivals[0]!).toBeGreaterThanOrEqual(790);
+    expect(events.filter((e) => e.type === "rate-limit")).toHaveLength(2);
+  });
+});
+
+describe("the rateLimiter option", () => {
+  it("is asked before each attempt and told each answer, under a key that is not the credentials", async () => {
+    server.setHandler(() => ({
+      status: 200,
+      headers: { "burst-ratelimit-remaining": "4" },
+      body: {},
+    }));
+    const calls: string[] = [];
+    const keys = new Set<string>();
+    const limiter: RateLimiter = {
+      acquire(key) {
+        keys.add(key);
+        calls.push("acquire");
+        return 0;
+      },
+      report(key, answer) {
+        keys.add(key);
+        calls.push(`report ${answer.status} ${answer.headers.get("burst-ratelimit-remaining")}`);
+      },
+    };
+    await testApi(server.url, { rateLimiter: limiter }).request("getThing", {});
+    expect(calls).toEqual(["acquire", "report 200 4"]);
+    expect(keys.size).toBe(1);
+    const [key] = [...keys];
+    expect(key).toMatch(/^[0-9a-f]{16}$/);
+    expect(key).not.toContain(SECRET);
+  });
+
+  it("a limiter that fails never fails the call: the attempt goes ahead and a warning says why", async () => {
+    server.setHandler(() => ({ status: 200, body: { ok: true } }));
+    const events: LogEvent[] = [];
+    const limiter: RateLimiter = {
+      acquire: () => Promise.reject(new Error("store unreachable")),
+      report: () => {
+        throw new Error("store unreachable");
+      },
+    };
+    const api = testApi(server.url, { rateLimiter: limiter, logger: (e) => events.push(e) });
+    expect(await api.request("getThing", {})).toEqual({ ok: true });
+    const warnings = events.filter((e) => e.type === "warning").map((e) => e.message);
+    expect(warnings).toEqual([
+      "rate limiter failed (store unreachable); sending without it",
+      "rate limiter failed to learn the budget (store unreachable)",
+    ]);
+  });
+
+  it("rejects a value without acquire() and report()", () => {
+    expect(() => testApi(server.url, { rateLimiter: {} as RateLimiter })).toThrow(
+      "rateLimiter: must have acquire() and report() methods",
+    );
+  });
+});

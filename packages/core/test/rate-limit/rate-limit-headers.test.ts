@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { RateLimitError, type LogEvent } from "../../src/index.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import { rejection, SECRET, testApi } from "../support/api.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.reset();
+  server.setHandler(undefined);
+});
+
+const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
+
+describe("a 429 read by the service's rate-limit headers", () => {
+  it("daily quota used up (reset an hour ahead): exactly 1 attempt, scope daily, resetAt from the header", async () => {
+    const reset = unixSeconds(Date.now()) + 3600;
+    server.enqueue({
+      status: 429,
+      headers: {
+        "ratelimit-limit": "1000",
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": String(reset),
+        "burst-ratelimit-limit": "100",
+        "burst-ratelimit-remaining": "99",
+        "burst-ratelimit-reset": String(unixSeconds(Date.now()) + 1),
+      },
+      body: { error: "daily quota exceeded" },
+    });
+    const error = await rejection(testApi(server.url).request("getThing", {}));
+    expect(server.requests).toHaveLength(1);
+    expect(error).toBeInstanceOf(RateLimitError);
+    const limited = error as RateLimitError;
+    expect(limited.scope).toBe("daily");
+    expect(limited.limit).toBe(1000);
+    expect(limited.remaining).toBe(0);
+    expect(Math.abs((limited.resetAt?.getTime() ?? 0) - reset * 1000)).toBeLessThan(1000);
+    expect(limited.attempts).toBe(1);
+    const at = new Date(reset * 1000).toISOString();
+    expect(limited.message).toContain(
+      `daily quota of 1000 requests used up; try again after ${at}`,
+    );
+    expect(limited.message).toContain("not retried: the daily quota is used up until");
+    expect(limited.toJSON()).toMatchObject({ scope: "daily", resetAt: at, remaining: 0 });
+  });
+
+  it("burst reset 1 s ahead, no Retry-After: the second attempt comes after the reset and succeeds", async () => {
+    let reset = 0;
+    const arrivals: number[] = [];
+    server.setHandler(() => {
+      arrivals.push(Date.now());
+      if (arrivals.length > 1) return { status: 200, body: { ok: true } };
+      reset = Math.ceil((Date.now() + 1000) / 1000); // 1 to 2 s ahead
+      return {
+        status: 429,
+        headers: {
+          "burst-ratelimit-limit": "5",
+          "burst-ratelimit-remaining": "0",
+          "burst-ratelimit-reset": String(reset),
+        },
+        body: { error: "too many requests" },
+      };
+    });
+    const events: LogEvent[] = [];
+    const result = await testApi(server.url, { logger: (e) => events.push(e) }).request(
+      "getThing",
+      {},
+    );
+    expect(result).toEqual({ ok: true });
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]).toBeGreaterThanOrEqual(reset * 1000);
+    const retry = events.find((e) => e.type === "retry");
+    expect(retry).toMatchObject({ type: "retry", reason: "status 429" });
+  });
+
+  it("a Retry-After later than the burst reset wins (whichever is later)", async () => {
+    server.enqueue(
+      {
+        status: 429,
+        headers: {
+          "retry-after-ms": "1500",
+          "burst-ratelimit-remaining": "0",
+          "burst-ratelimit-reset": String(unixSeconds(Date.now())),
+        },
+      },
+      { status: 200, body: { ok: true } },
+    );
+    const events: LogEvent[] = [];
+    await testApi(server.url, { logger: (e) => events.push(e) }).request("getThing", {});
+    expect(events.find((e) => e.type === "retry")).toMatchObject({ delayMs: 1500 });
+  });
+
+  it("a burst reset more than 60 s ahead is not waited for (capped as Retry-After is)", async () => {
+    server.enqueue({
+      status: 429,
+      headers: {
+        "burst-ratelimit-limit": "5",
+        "burst-ratelimit-remaining": "0",
+        "burst-ratelimit-reset": String(unixSeconds(Date.now()) + 120),
+      },
+    });
+    const error = (await rejection(testApi(server.url).request("getThing", {}))) as RateLimitError;
+    expect(server.requests).toHaveLength(1);
+    expect(error.scope).toBe("burst");
+    expect(error.message).toContain("(Burst-RateLimit-Reset), more than the 60 s limit");
+    expect(error.message).not.toContain(SECRET);
+  });
+});
