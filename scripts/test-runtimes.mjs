@@ -181,6 +181,8 @@ const runners = {
       scriptPath: join(consumer, "worker.bundle.js"),
       modulesRoot: consumer,
       compatibilityDate: "2026-04-01",
+      // As Workers that use Node APIs run: process.getBuiltinModule, diagnostics_channel (tracing).
+      compatibilityFlags: ["nodejs_compat"],
       bindings: { CONFIG: JSON.stringify(config) },
       // No request.cf: Miniflare would download it.
       cf: false,

@@ -5,6 +5,9 @@
 //   GET /v2/logs      429 once (retry-after-ms: 50): the first page is retried and recovered
 //   listTeams         429 always (Retry-After: 2): a RateLimitError with retryAfterMs 2000
 //   listVectorIndexes 503 always: an InternalServerError
+// Where `process` exists (Node, Bun, Deno, workerd with nodejs_compat) the clients publish on the
+// `diagnostics_channel` tracing channels and a subscriber's traceparent reaches the emulator; in a
+// browser there is no tracing, and calls work the same.
 import {
   ApiClientError,
   createLogsClient,
@@ -116,7 +119,57 @@ export async function runScenario({ baseUrl, logsToken, email, apiKey }) {
     return [ok, describe(error)];
   });
 
+  await check("tracing channels", () => tracingCheck(logs, baseUrl));
+
   return checks;
+}
+
+const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+/** Subscribes to both tracing channels around one call; checks what they carried and what was sent. */
+async function tracingCheck(logs, baseUrl) {
+  const dc = globalThis.process?.getBuiltinModule?.("node:diagnostics_channel");
+  if (globalThis.process === undefined || dc?.tracingChannel === undefined) {
+    const page = await logs.list({ count: 1 });
+    const expected = globalThis.process === undefined;
+    return [
+      expected && page.events.length === 1,
+      expected
+        ? "no process here: no tracing, and the call works"
+        : "process exists but process.getBuiltinModule('node:diagnostics_channel') does not",
+    ];
+  }
+  const seen = [];
+  const handlers = (name) => ({
+    start(context) {
+      seen.push(`${name} start`);
+      if (name === "attempt") context.setHeader("traceparent", TRACEPARENT);
+    },
+    asyncEnd(context) {
+      const { operationId, path, attempt, status, url } = context;
+      seen.push(`${name} end ${operationId} ${path} #${attempt} ${status} ${url.split("?")[1]}`);
+    },
+  });
+  const channels = ["call", "attempt"].map((name) => [
+    dc.tracingChannel(`api-clients:${name}`),
+    handlers(name),
+  ]);
+  for (const [channel, handler] of channels) channel.subscribe(handler);
+  try {
+    await logs.list({ count: 2, topicName: "secret-topic" });
+  } finally {
+    for (const [channel, handler] of channels) channel.unsubscribe(handler);
+  }
+  const requests = await (await fetch(`${baseUrl}/__emulator/requests`)).json();
+  const sent = requests.filter((r) => r.operationId === "listLogs").at(-1)?.traceparent;
+  const want = [
+    "call start",
+    "attempt start",
+    "attempt end listLogs /v2/logs #1 200 count&topicName",
+    "call end listLogs /v2/logs #1 200 count&topicName",
+  ];
+  const ok = seen.join("; ") === want.join("; ") && sent === TRACEPARENT;
+  return [ok, `${seen.join("; ")}; the emulator saw traceparent ${sent}`];
 }
 
 function describe(error) {

@@ -6,6 +6,9 @@ import {
   type CreateDatabaseRequest,
   type paths as ManagementPaths,
 } from "@api-clients/management-client";
+import { instrument } from "@api-clients/otel";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
+import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import createClient from "openapi-fetch";
 import type { BenchConfig } from "../config.js";
 import { atLeastInRounds, type Row } from "../report.js";
@@ -152,6 +155,31 @@ export function overheadCalls(url: string): Record<Entry, Variants> {
   };
 }
 
+/** Target of the tracing row: calls with `@api-clients/otel` subscribed, relative to unsubscribed. */
+export const TRACING_TARGET = 0.85;
+
+/**
+ * `drive()` with `@api-clients/otel` subscribed around it (then unsubscribed): an SDK tracer provider
+ * whose spans go to an exporter that drops them at once, and a meter provider (histograms recorded,
+ * never read).
+ */
+export async function driveTraced(call: Call, count: number, concurrency: number): Promise<number> {
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [
+      new SimpleSpanProcessor({
+        export: (_spans, done) => done({ code: 0 }),
+        shutdown: async () => undefined,
+      }),
+    ],
+  });
+  const stop = instrument({ tracerProvider, meterProvider: new MeterProvider() });
+  try {
+    return await drive(call, count, concurrency);
+  } finally {
+    stop();
+  }
+}
+
 /** Makes `count` calls, `concurrency` at a time; returns requests per second. */
 export async function drive(call: Call, count: number, concurrency: number): Promise<number> {
   let next = 0;
@@ -164,6 +192,43 @@ export async function drive(call: Call, count: number, concurrency: number): Pro
   const started = performance.now();
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
   return count / ((performance.now() - started) / 1_000);
+}
+
+/**
+ * The cost of tracing: `logs.list()` one at a time with `@api-clients/otel` subscribed (two spans,
+ * two histogram records and a `traceparent` per call) against the same calls unsubscribed, in
+ * interleaved rounds. The other rows of this part measure the unsubscribed path.
+ */
+async function tracingRow(call: Call, config: BenchConfig): Promise<Row> {
+  const { perRound, rounds, warmup } = config.overhead;
+  await driveTraced(call, warmup, 1);
+  const results = await withTimeout(
+    interleave(
+      {
+        subscribed: () => driveTraced(call, perRound, 1),
+        unsubscribed: () => drive(call, perRound, 1),
+      },
+      rounds,
+    ),
+    300_000,
+    "overhead tracing",
+  );
+  const ratio = roundRatios(results["subscribed"]!, results["unsubscribed"]!);
+  return {
+    part: 1,
+    name: "tracing: logs.list() with @api-clients/otel subscribed vs unsubscribed",
+    ours: median(results["subscribed"]!),
+    peer: median(results["unsubscribed"]!),
+    unit: "req/s",
+    ratio: ratio.median,
+    spread: ratio,
+    target: `≥ ${TRACING_TARGET.toFixed(2)}×`,
+    verdict: atLeastInRounds(ratio, TRACING_TARGET),
+    note:
+      `sequential; ${rounds} interleaved rounds × ${perRound} requests; an SDK tracer provider ` +
+      `(spans dropped by the exporter) and meter provider; min–max req/s: subscribed ` +
+      `${spread(results["subscribed"]!)}, unsubscribed ${spread(results["unsubscribed"]!)}`,
+  };
 }
 
 /**
@@ -215,6 +280,7 @@ export async function runOverhead(config: BenchConfig): Promise<Row[]> {
         });
       }
     }
+    rows.push(await tracingRow(calls["logs.list()"].ours, config));
     return rows;
   } finally {
     await server.stop();

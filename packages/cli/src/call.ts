@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { UsageError, type Context } from "./context.js";
 import { inputHint, readInput, type CliOperation } from "./operations.js";
-import { send, type SendInput } from "./send.js";
+import { dryRun, formatRequest, send, type SendInput } from "./send.js";
 
 /** The help text after the options of `call <operationId> --help`: what it does, parameters and body. */
 export function operationHelp(op: CliOperation): string {
@@ -111,7 +111,7 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
 export async function callOperation(
   ctx: Context,
   op: CliOperation,
-  options: { param?: string[]; body?: string },
+  options: { param?: string[]; body?: string; dryRun?: boolean },
   fieldFlags: Map<string, string>,
 ): Promise<void> {
   for (const p of op.inputs) if (p.in !== "body") fieldFlags.set(p.name, `--param ${p.name}`);
@@ -122,6 +122,11 @@ export async function callOperation(
   if (op.body?.required && body === undefined)
     throw new UsageError(`--body: ${op.id} requires a JSON body (see --help)`);
   if (body !== undefined) input.body = body;
+  if (options.dryRun === true) {
+    ctx.out(formatRequest(ctx, await dryRun(ctx, op, input)));
+    ctx.err("(dry run: nothing was sent)");
+    return;
+  }
   const result = await send(ctx, op, input);
   const shown =
     op.success === "acknowledgement" && (result === undefined || result === "") ? "OK" : result;

@@ -23,6 +23,7 @@ export interface GlobalOptions {
   maxRetries?: string;
   timeout?: string;
   verbose?: boolean;
+  trace?: boolean;
   color: boolean;
 }
 

@@ -6,6 +6,7 @@
 import { CommanderError } from "commander";
 import type { Io } from "./context.js";
 import { buildProgram, type RunState } from "./program.js";
+import { renderWaterfall } from "./output/trace.js";
 import { ExitCode, report } from "./report.js";
 
 export { ExitCode } from "./report.js";
@@ -48,5 +49,7 @@ export async function run(args: readonly string[], options: RunOptions = {}): Pr
         : ExitCode.usage;
     }
     return report(error, state);
+  } finally {
+    if (state.trace) state.io.stderr.write(renderWaterfall(state.trace.stop()));
   }
 }

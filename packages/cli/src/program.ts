@@ -10,6 +10,7 @@ import { listLogs } from "./logs/list.js";
 import { tailLogs } from "./logs/tail.js";
 import { addManagementCommands } from "./management/commands.js";
 import { allOperations, collect, readValue } from "./operations.js";
+import { recordCalls } from "./output/trace.js";
 
 /** What the error report needs to know about the command that ran. */
 export interface RunState {
@@ -21,6 +22,8 @@ export interface RunState {
   filterFlags: readonly FilterFlag[];
   /** The flag or argument of each input of the running command, by the field a `ValidationError` names. */
   fieldFlags: Map<string, string>;
+  /** With `--trace`: the recording of the run's calls, drawn on stderr when it ends. */
+  trace?: ReturnType<typeof recordCalls>;
 }
 
 const VERSION = (
@@ -101,6 +104,7 @@ export function buildProgram(state: RunState): Command {
       "--verbose",
       "print each request, response and retry as JSON on stderr, and stack traces",
     )
+    .option("--trace", "when the command ends, draw the calls it made on stderr (a waterfall)")
     .option("--no-color", "no colours (also: NO_COLOR=1)")
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -114,6 +118,7 @@ export function buildProgram(state: RunState): Command {
   program.hook("preAction", (_program, action) => {
     state.command = action;
     state.context = new Context(io, program.opts<GlobalOptions>(), state.signal);
+    if (program.opts<GlobalOptions>().trace) state.trace ??= recordCalls();
   });
   const ctx = (): Context => state.context as Context;
 
@@ -231,8 +236,9 @@ export function buildProgram(state: RunState): Command {
         collect,
       )
       .option("--body <json>", "the JSON request body: inline, @file, or @- for stdin")
+      .option("--dry-run", "print the request that would be sent, and send nothing")
       .addHelpText("after", operationHelp(op))
-      .action(async (opts: { param?: string[]; body?: string }) => {
+      .action(async (opts: { param?: string[]; body?: string; dryRun?: boolean }) => {
         await callOperation(ctx(), op, opts, state.fieldFlags);
       });
   }

@@ -199,7 +199,8 @@ export interface ClientOptions {
    */
   maxResponseBytes?: number;
   /**
-   * Receives structured request/response/retry/error events; credentials are never included.
+   * Receives structured request/response/retry/error events; credentials are never included. A logger
+   * that throws, or returns a promise that rejects, is ignored: it never breaks a request.
    * @default undefined (no logging)
    */
   logger?: Logger;

@@ -33,7 +33,7 @@ import {
 } from "./tables.js";
 
 /** How a command prints a success. */
-type View = { list: Column<object>[]; empty: string } | "record" | "stats" | "lines" | undefined;
+type View = { list: Column<object>[]; empty: string } | "record" | "stats" | undefined;
 
 /** One command: `group name` (or one word), the operation it sends, and how it reads and prints. */
 interface CommandRow {
@@ -250,10 +250,16 @@ function addCommand(
       c.err("(dry run: nothing was sent)");
       return;
     }
-    if (row.deletes !== undefined && opts["yes"] !== true)
-      await confirm(c, `Delete ${row.deletes} ${args.map((f, i) => received[i]).join(" ")}`);
+    if (row.deletes !== undefined && opts["yes"] !== true) {
+      // Named by its positional arguments and any required flag (a team member by team and e-mail).
+      const named = [
+        ...args.map((_, i) => received[i] as string),
+        ...flags.filter((f) => f.input.required).map((f) => String(opts[camel(f.flag)] ?? "")),
+      ];
+      await confirm(c, `Delete ${row.deletes} ${named.filter(Boolean).join(" ")}`);
+    }
     const result = await send(c, op, input);
-    print(c, op, row.view, result, opts);
+    print(c, row.view, result, opts);
   });
 }
 
@@ -274,15 +280,10 @@ async function confirm(ctx: Context, question: string): Promise<void> {
   }
 }
 
-function print(
-  ctx: Context,
-  op: CliOperation,
-  view: View,
-  result: unknown,
-  opts: Record<string, unknown>,
-): void {
+function print(ctx: Context, view: View, result: unknown, opts: Record<string, unknown>): void {
   const json = opts["json"] === true;
-  if (op.success === "acknowledgement") {
+  // An acknowledgement: the client resolves it to nothing (or to the text the service sent).
+  if (result === undefined || typeof result === "string") {
     const text = typeof result === "string" && result !== "" ? result : "OK";
     ctx.out(json ? JSON.stringify(text) + "\n" : text + "\n");
     return;

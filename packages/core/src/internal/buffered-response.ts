@@ -1,4 +1,5 @@
 import { InvalidResponseError } from "../errors.js";
+import { redactData, redactHeaders, TOO_DEEP_NOTE } from "./redact.js";
 
 /** What the pipeline knows about the exchange that produced a response. */
 export interface Exchange {
@@ -91,7 +92,10 @@ export interface BufferedResponseConstructor {
  */
 export const BufferedResponse = BufferedResponseClass as unknown as BufferedResponseConstructor;
 
-/** Builds the {@link InvalidResponseError} for a 2xx response whose body is not what the API promises. */
+/**
+ * Builds the {@link InvalidResponseError} for a 2xx response whose body is not what the API promises;
+ * the client's secrets are redacted from the body (as parsed data) and the headers.
+ */
 export function invalidResponse(
   response: Response,
   reason: string,
@@ -99,13 +103,14 @@ export function invalidResponse(
 ): InvalidResponseError {
   const exchange = BufferedResponse.exchangeOf(response);
   const redact = exchange?.redact ?? ((text: string) => text);
+  const data = redactData(body, redact);
   return new InvalidResponseError({
     status: response.status,
-    headers: response.headers,
-    body: typeof body === "string" ? redact(body) : body,
+    headers: redactHeaders(response.headers, redact),
+    body: data,
     method: exchange?.method ?? "",
     url: exchange?.url ?? response.url,
     attempts: exchange?.attempts,
-    reason,
+    reason: data === undefined && body !== undefined ? `${reason}; ${TOO_DEEP_NOTE}` : reason,
   });
 }

@@ -1,10 +1,26 @@
-import { ApiClientError } from "../errors.js";
+import { ApiClientError, ValidationError } from "../errors.js";
+import { truncate } from "./redact.js";
 
 /** Default for {@link PaginateOptions.maxEmptyPages}. */
 export const DEFAULT_MAX_EMPTY_PAGES = 100;
 
-/** How many recent cursors are remembered to catch a server that sends one again (bounded memory). */
+/**
+ * How many recent cursors are remembered to catch a server that sends one again. Each is kept as its
+ * length and a 64-bit hash, so they take under 2 MiB whatever the cursors' size.
+ */
 const REMEMBERED_CURSORS = 10_000;
+
+/** The key a cursor is remembered by: its length and two 32-bit hashes of it (FNV-1a and another). */
+function cursorKey(cursor: string): string {
+  let a = 0x811c9dc5;
+  let b = 0;
+  for (let i = 0; i < cursor.length; i++) {
+    const code = cursor.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ (b >>> 15), 0x5bd1e995) + code;
+  }
+  return `${cursor.length}:${a}:${b}`;
+}
 
 /** How {@link paginate} reads a page: its next cursor and how many items it holds. */
 export interface PageReader<Page> {
@@ -33,23 +49,25 @@ export interface PaginateOptions {
   startCursor?: string | undefined;
   /**
    * Consecutive empty pages that still carry a next cursor before paging stops with an error (a server
-   * that never ends would otherwise be followed forever).
+   * that never ends would otherwise be followed forever): an integer >= 1, or `Infinity` to follow
+   * every page; anything else (`NaN` included) is a `ValidationError`.
    * @default 100
    */
   maxEmptyPages?: number | undefined;
 }
 
-/** Remembers the most recent cursors, forgetting the oldest beyond a bound. */
+/** Remembers the most recent cursors (by {@link cursorKey}), forgetting the oldest beyond a bound. */
 class RecentCursors {
   private readonly set = new Set<string>();
-  add(cursor: string): void {
-    this.set.add(cursor);
+  /** Remembers the cursor; `false` when it was remembered already. */
+  add(cursor: string): boolean {
+    const key = cursorKey(cursor);
+    if (this.set.has(key)) return false;
+    this.set.add(key);
     if (this.set.size > REMEMBERED_CURSORS) {
       this.set.delete(this.set.values().next().value as string);
     }
-  }
-  has(cursor: string): boolean {
-    return this.set.has(cursor);
+    return true;
   }
 }
 
@@ -75,6 +93,9 @@ export async function* paginate<Page>(
       : AbortSignal.any([options.signal, controller.signal]);
   const prefetch = options.prefetch ?? true;
   const maxEmptyPages = options.maxEmptyPages ?? DEFAULT_MAX_EMPTY_PAGES;
+  if (!(Number.isInteger(maxEmptyPages) && maxEmptyPages >= 1) && maxEmptyPages !== Infinity) {
+    throw new ValidationError("maxEmptyPages", "must be an integer >= 1, or Infinity");
+  }
   const seen = new RecentCursors();
   if (options.startCursor !== undefined) seen.add(options.startCursor);
   let emptyInARow = 0;
@@ -95,9 +116,9 @@ export async function* paginate<Page>(
       const cursor = reader.next(page);
       const hasNext = cursor !== undefined && cursor !== "";
       if (hasNext) {
-        if (seen.has(cursor)) {
+        if (!seen.add(cursor)) {
           throw new ApiClientError(
-            `Pagination stopped: cursor did not advance (the server returned cursor ${JSON.stringify(cursor)} again)`,
+            `Pagination stopped: cursor did not advance (the server returned cursor ${truncate(JSON.stringify(cursor), 200)} again)`,
           );
         }
         emptyInARow = reader.count(page) === 0 ? emptyInARow + 1 : 0;
@@ -106,7 +127,6 @@ export async function* paginate<Page>(
             `Pagination stopped: ${emptyInARow} empty pages in a row, each with a new cursor (maxEmptyPages is ${maxEmptyPages}); resume from cursor ${JSON.stringify(cursor)}`,
           );
         }
-        seen.add(cursor);
         if (prefetch) pending = start(cursor);
       }
       yield page;

@@ -29,7 +29,7 @@ import {
 import type { OperationSpec } from "../operation.js";
 import type { ClientOptions, RequestOptions } from "../options.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
-import { redactUrl, secretRedactor, truncate } from "./redact.js";
+import { redactHeaders, redactUrl, secretRedactor, truncate } from "./redact.js";
 import { watchCall, type Watch } from "./tracing.js";
 import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
 import { checkParams, checkValue, requireWellFormed } from "./schema.js";
@@ -489,8 +489,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   ): Response | ApiError {
     const { status } = response;
     const text = redact(decoder.decode(bytes));
-    const headers = new Headers();
-    for (const [name, value] of response.headers) headers.append(name, redact(value));
+    const headers = redactHeaders(response.headers, redact);
     const applied = call.operation?.alreadyApplied;
     if (
       applied !== undefined &&

@@ -37,3 +37,44 @@ export function secretRedactor(secrets: readonly string[]): (text: string) => st
     return out;
   };
 }
+
+/** Deepest nesting of a body an error keeps (JSON.parse accepts any depth; printing it would overflow). */
+export const MAX_BODY_DEPTH = 256;
+
+/** Said in an error whose body was not kept because it nests deeper than {@link MAX_BODY_DEPTH}. */
+export const TOO_DEEP_NOTE = "body not kept: nested deeper than 256 levels";
+
+/**
+ * A copy of a parsed body with `redact` applied to every string and key (so an echo written with JSON
+ * escapes such as `\/` or `\u0041` is caught once decoded); own `__proto__` keys stay data. Returns
+ * `undefined` for a body nested deeper than {@link MAX_BODY_DEPTH}.
+ */
+export function redactData(value: unknown, redact: (text: string) => string): unknown {
+  try {
+    return copy(value, redact, 0);
+  } catch (error) {
+    if (error === TOO_DEEP) return undefined;
+    throw error;
+  }
+}
+
+/** Thrown (and caught) by `copy` past the depth limit; a plain object, so nothing runs at load. */
+const TOO_DEEP = {};
+
+function copy(value: unknown, redact: (text: string) => string, depth: number): unknown {
+  if (typeof value === "string") return redact(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= MAX_BODY_DEPTH) throw TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => copy(item, redact, depth + 1));
+  // `fromEntries` defines the keys, so an own `__proto__` stays data.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [redact(key), copy(item, redact, depth + 1)]),
+  );
+}
+
+/** A copy of response headers with `redact` applied to every value. */
+export function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {
+  return new Headers(
+    [...headers].map(([name, value]) => [name, redact(value)] as [string, string]),
+  );
+}

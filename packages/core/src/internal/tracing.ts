@@ -145,9 +145,11 @@ export function watchCall(identity: CallIdentity, logger: Logger | undefined): W
   const shown = { ...identity, url: shownUrl(identity.url) };
   const emit = (event: Bare<LogEvent>) => {
     try {
-      logger?.({ ...event, ...shown } as LogEvent);
+      // A failing logger must never break a request, nor (when async) reject unhandled.
+      const result = logger?.({ ...event, ...shown } as LogEvent) as unknown;
+      if (result instanceof Promise) result.catch(() => undefined);
     } catch {
-      // A failing logger must never break a request.
+      // As above.
     }
   };
   const call: CallTrace | undefined = traced

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AbortError, ApiClientError } from "../../src/index.js";
+import { AbortError, ApiClientError, ValidationError } from "../../src/index.js";
 import {
   DEFAULT_MAX_EMPTY_PAGES,
   paginate,
@@ -222,6 +222,57 @@ describe("paginate", () => {
       if (++pages === 25_000) break;
     }
     expect(pages).toBe(25_000);
+  });
+
+  it("long cursors are remembered by a hash: a repeat is still caught, near-equal ones are not confused", async () => {
+    // Issue #24, item 4: cursors are remembered in bounded bytes whatever their size (the memory bound
+    // itself is measured in logs-client/test/limits/cursor-memory.test.ts).
+    const long = (n: number) => `${"c".repeat(100_000)}${n}`;
+    const cycle =
+      (period: number) =>
+      async (cursor: string | undefined): Promise<Page> => {
+        const n = cursor === undefined ? 0 : Number(cursor.slice(100_000));
+        return { items: [n], cursor: long((n + 1) % period) };
+      };
+    const caught = await collect(paginate(cycle(50), reader, { prefetch: false }));
+    expect((caught.error as Error).message).toMatch(
+      /^Pagination stopped: cursor did not advance \(the server returned cursor "c{199}… again\)$/,
+    );
+    expect(caught.got).toHaveLength(50);
+    // Same length, one character apart (the last one): distinct cursors.
+    const flip = async (cursor: string | undefined): Promise<Page> => {
+      const n = cursor === undefined ? 0 : Number(cursor.slice(100_000));
+      return n < 9 ? { items: [n], cursor: long(n + 1) } : { items: [n] };
+    };
+    expect((await collect(paginate(flip, reader))).got).toHaveLength(10);
+  });
+
+  it.each([Number.NaN, 0, -1, 2.5, "5"])(
+    "maxEmptyPages %s is a ValidationError before any request",
+    async (value) => {
+      // Issue #24, item 13: `Number(process.env.UNSET)` (NaN) used to turn the guard off silently.
+      server.setHandler(pagesOf(3));
+      const { error } = await collect(
+        paginate(fetchPageFrom(server.url), reader, { maxEmptyPages: value as number }),
+      );
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).message).toBe(
+        "maxEmptyPages: must be an integer >= 1, or Infinity",
+      );
+      expect(server.requests).toHaveLength(0);
+    },
+  );
+
+  it("maxEmptyPages: Infinity follows every empty page", async () => {
+    server.setHandler((request) => {
+      const n = Number(request.query.get("cursor") ?? "0");
+      return { status: 200, body: n < 150 ? { items: [], cursor: String(n + 1) } : { items: [n] } };
+    });
+    const { got, error } = await collect(
+      paginate(fetchPageFrom(server.url), reader, { maxEmptyPages: Infinity }),
+    );
+    expect(error).toBeUndefined();
+    expect(got).toHaveLength(151);
   });
 
   it("the user's signal stops the iteration and aborts the request in flight", async () => {

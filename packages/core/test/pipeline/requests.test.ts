@@ -236,6 +236,26 @@ describe("requests", () => {
     expect(await api.request("getThing", {})).toEqual({ ok: true });
   });
 
+  it("an async logger that rejects causes no unhandled rejection", async () => {
+    // Issue #24, item 5: Node exits with code 1 on an unhandled rejection.
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", record);
+    try {
+      server.enqueue({ status: 503, headers: { "retry-after-ms": "0" } }, { status: 404 });
+      const api = testApi(server.url, {
+        logger: async () => {
+          throw new Error("logger bug");
+        },
+      });
+      expect(await rejection(api.request("getThing", {}))).toBeInstanceOf(NotFoundError);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off("unhandledRejection", record);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it("uses a custom fetch for every attempt", async () => {
     server.enqueue({ status: 503, headers: { "retry-after-ms": "0" } }, { status: 200, body: {} });
     let calls = 0;

@@ -1,0 +1,144 @@
+import { startEmulator, type Emulator } from "@api-clients/emulator";
+import { createLogsClient, DeadlineExceededError, type LogEvent } from "@api-clients/logs-client";
+import { Redis } from "ioredis";
+import { createServer, type AddressInfo, type Socket } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createRedisRateLimiter, type RedisRateLimiter } from "../src/index.js";
+import { startRedisServer, type RedisServer } from "./support/redis-server.js";
+
+let redis: RedisServer;
+let emu: Emulator;
+const limiters: RedisRateLimiter[] = [];
+beforeAll(async () => {
+  redis = await startRedisServer();
+  emu = await startEmulator({ seedLogs: 100, burstLimit: 5, logsToken: "tok_SECRET_123" });
+});
+afterAll(async () => {
+  await Promise.all(limiters.map((l) => l.close()));
+  await emu?.close();
+  await redis?.stop();
+});
+beforeEach(() => emu.reset());
+
+function limiter(options: Partial<Parameters<typeof createRedisRateLimiter>[0]> = {}) {
+  const created = createRedisRateLimiter({ url: redis.url, keyPrefix: "test:", ...options });
+  limiters.push(created);
+  return created;
+}
+
+const client = (rateLimiter: RedisRateLimiter, logger?: (e: LogEvent) => void) =>
+  createLogsClient({
+    token: "tok_SECRET_123",
+    baseUrl: emu.url,
+    rateLimiter,
+    ...(logger ? { logger } : {}),
+  });
+
+describe("createRedisRateLimiter", () => {
+  it("two limiters (as two processes would have) share one budget: 30 concurrent calls, no 429", async () => {
+    const a = client(limiter());
+    const b = client(limiter());
+    await a.list({ count: 1 }); // the budget learns the limit from the headers
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).list({ count: 1 }, { maxRetries: 0 })),
+    );
+    expect(emu.rateLimits).toEqual({ accepted: 31, refused: 0 });
+  });
+
+  it("keys by API and account under the prefix, never with the credentials in them", async () => {
+    await client(limiter({ keyPrefix: "keys:" })).list({ count: 1 });
+    const inspect = new Redis(redis.url);
+    try {
+      const keys = await inspect.keys("*");
+      expect(keys.some((k) => k.startsWith("keys:"))).toBe(true);
+      for (const key of keys) {
+        expect(key).not.toContain("SECRET");
+        expect(JSON.stringify(await inspect.hgetall(key))).not.toContain("SECRET");
+      }
+      const [key] = keys.filter((k) => k.startsWith("keys:"));
+      expect(await inspect.hgetall(key!)).toMatchObject({ bl: "5" });
+    } finally {
+      inspect.disconnect();
+    }
+  });
+
+  it("a configured limit is shared too (the management API states none)", async () => {
+    const open = await startEmulator({ seedLogs: 10 });
+    try {
+      const limit = { requests: 3, intervalMs: 1_000 };
+      const prefix = `configured-${Date.now()}:`;
+      const make = () =>
+        createLogsClient({
+          token: open.credentials.logsToken,
+          baseUrl: open.url,
+          rateLimiter: limiter({ keyPrefix: prefix, limit }),
+        });
+      const [a, b] = [make(), make()];
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 9 }, (_, i) => (i % 2 ? a : b).list({ count: 1 })));
+      // 9 requests at 3 a second: the third window opens 2 s after the first.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_950);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("survives a Redis restart: falls back to the in-process gate, says so, and shares again after", async () => {
+    const events: LogEvent[] = [];
+    const logs = client(limiter(), (e) => events.push(e));
+    await logs.list({ count: 1 });
+    await redis.kill();
+    for (let i = 0; i < 8; i++) await logs.list({ count: 1 });
+    const warnings = () => events.filter((e) => e.type === "warning").map((e) => e.message);
+    expect(warnings()).toEqual([
+      expect.stringMatching(
+        /^rate limiter: Redis at 127\.0\.0\.1:\d+ unreachable \(.*\); using the in-process gate until it answers$/,
+      ),
+    ]);
+    expect(emu.rateLimits.refused).toBe(0);
+    await redis.restart();
+    await expect
+      .poll(
+        async () => {
+          await logs.list({ count: 1 });
+          return warnings().length;
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe(2);
+    expect(warnings()[1]).toMatch(/answers again; budget shared$/);
+  });
+
+  it("never blocks a call longer than its deadline, even on a Redis that never answers", async () => {
+    // Accepts connections and never answers: the limiter's first command waits on the call's deadline.
+    const sockets = new Set<Socket>();
+    const blackHole = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", resolve));
+    const { port } = blackHole.address() as AddressInfo;
+    const silent = limiter({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 60_000 });
+    try {
+      const started = Date.now();
+      const error = await client(silent)
+        .list({ count: 1 }, { deadlineMs: 800 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DeadlineExceededError);
+      expect(Date.now() - started).toBeLessThan(1_500);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      blackHole.close();
+    }
+  });
+
+  it("a Redis that refuses connections: the call goes ahead on the in-process gate, with a warning", async () => {
+    const events: LogEvent[] = [];
+    const refused = limiter({ url: "redis://127.0.0.1:1" });
+    await client(refused, (e) => events.push(e)).list({ count: 1 });
+    expect(events.filter((e) => e.type === "warning")).toHaveLength(1);
+  });
+
+  it("rejects a URL that is not redis:// or rediss://", () => {
+    expect(() => createRedisRateLimiter({ url: "http://x" })).toThrow(
+      "url: must be a redis:// or rediss:// URL",
+    );
+  });
+});
