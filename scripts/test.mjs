@@ -5,9 +5,11 @@
 // repository-level suite (specs, codegen, scripts), and, for each Node major in TEST_NODE_VERSIONS
 // (default "22 24"; set it empty to skip), the runtime, client and emulator suites again on that Node
 // (binaries from the `node` npm package, installed on demand into .tools/, bounded and retried by
-// scripts/lib/tool-download.mjs; a Node that cannot be downloaded counts as a failure, with the reason).
+// scripts/lib/tool-download.mjs, whose downloads share one budget for the whole run; a Node that cannot
+// be downloaded counts as a failure, with the reason).
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarise } from "./lib/test-summary.mjs";
@@ -57,6 +59,10 @@ async function nodeBinary(major) {
   return bin;
 }
 
+// One download budget for this run and every process it starts (scripts/lib/tool-download.mjs).
+const ledgerDir = mkdtempSync(join(tmpdir(), "test-downloads-"));
+process.env.TOOL_DOWNLOAD_LEDGER = join(ledgerDir, "ledger");
+
 const dirs = suiteDirs();
 for (const dir of dirs) rmSync(join(dir, RESULTS), { recursive: true, force: true });
 
@@ -102,6 +108,7 @@ for (const major of extraNodes) {
   }
 }
 
+rmSync(ledgerDir, { recursive: true, force: true });
 const summary = summarise(runs, root);
 const problems = [...summary.problems, ...notRun];
 if (problems.length > 0) console.error(`\n${problems.map((p) => `test: ${p}`).join("\n")}`);

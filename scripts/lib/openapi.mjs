@@ -143,7 +143,8 @@ function compileParams(doc, item, op, opts, where) {
 function successShape(doc, op) {
   const media = resolveRef(doc, op.responses?.["200"])?.content?.["application/json"];
   const schema = resolveRef(doc, media?.schema);
-  if (schema?.enum?.length === 1 && schema.enum[0] === "OK") return "acknowledgement";
+  // An acknowledgement is a string (`"OK"` today; the reference types it as any string).
+  if (schema?.type === "string") return "acknowledgement";
   return schema?.type === "array" ? "array" : "object";
 }
 

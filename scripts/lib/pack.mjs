@@ -9,7 +9,14 @@ import { fileURLToPath } from "node:url";
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** The folders under `packages/` of the packages published to npm. */
-export const PUBLIC_PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"];
+export const PUBLIC_PACKAGES = [
+  "core",
+  "logs-client",
+  "management-client",
+  "emulator",
+  "cli",
+  "otel",
+];
 
 /**
  * Runs `pnpm pack` in `packages/<name>` and returns the path of the tarball, written into

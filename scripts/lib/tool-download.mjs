@@ -5,13 +5,29 @@
 // downloading bun@1.4.5 (60 s)"), and the error says which download stalled. On a timeout the whole
 // group is killed (npm and every process it started), and so is every download still running when this
 // process exits or is stopped by a signal; and a guard at the head of the group kills it when this
-// process is gone without a word (SIGKILL): none outlives the run.
+// process is gone without a word (SIGKILL): none outlives the run. The downloads of one `pnpm test`
+// share one time budget across its processes (TOOL_DOWNLOAD_LEDGER, set by scripts/test.mjs), so a
+// slow registry costs the run at most RUN_BUDGET_MS in all.
 import { spawn } from "node:child_process";
+import { appendFileSync, readFileSync } from "node:fs";
 
 /** Per attempt: a tool the tests need is tens of megabytes, minutes even from a slow registry. */
 export const DOWNLOAD_TIMEOUT_MS = 3 * 60_000;
 export const DOWNLOAD_ATTEMPTS = 2;
 const PROGRESS_MS = 30_000;
+/** All the download attempts of one `pnpm test` together. */
+export const RUN_BUDGET_MS = 20 * 60_000;
+
+/** Milliseconds the attempts recorded in a ledger file took (one number a line). */
+function spent(ledger) {
+  try {
+    return readFileSync(ledger, "utf8")
+      .split("\n")
+      .reduce((sum, line) => sum + (Number(line) || 0), 0);
+  } catch {
+    return 0;
+  }
+}
 
 /** Process group ids of the downloads running now. */
 const running = new Set();
@@ -126,6 +142,10 @@ function attempt(name, command, args, { cwd, env, timeoutMs, progressMs, log }) 
  * @param {number} [options.timeoutMs] per attempt, milliseconds
  * @param {number} [options.attempts]
  * @param {number} [options.deadline] epoch milliseconds after which no attempt runs
+ * @param {string} [options.ledger] a file shared by the downloads of one run: each attempt adds the
+ *   milliseconds it took, and none runs once they reach `runBudgetMs` (default TOOL_DOWNLOAD_LEDGER;
+ *   "" for none)
+ * @param {number} [options.runBudgetMs]
  * @param {number} [options.progressMs] how often a running download says so
  * @param {(line: string) => void} [options.log]
  * @returns {Promise<"reused" | "downloaded">}
@@ -141,6 +161,8 @@ export async function ensureTool({
   timeoutMs = DOWNLOAD_TIMEOUT_MS,
   attempts = DOWNLOAD_ATTEMPTS,
   deadline = Infinity,
+  ledger = process.env.TOOL_DOWNLOAD_LEDGER ?? "",
+  runBudgetMs = RUN_BUDGET_MS,
   progressMs = PROGRESS_MS,
   log = (line) => console.error(line),
 }) {
@@ -148,7 +170,7 @@ export async function ensureTool({
   const failures = [];
   let output = "";
   for (let n = 1; n <= attempts; n++) {
-    const left = deadline - Date.now();
+    const left = Math.min(deadline - Date.now(), ledger ? runBudgetMs - spent(ledger) : Infinity);
     if (left <= 0) {
       failures.push("no time left in the run's download budget");
       break;
@@ -165,6 +187,7 @@ export async function ensureTool({
       log,
     });
     output = result.output;
+    if (ledger) appendFileSync(ledger, `${Date.now() - started}\n`);
     const took = secondsOf(Date.now() - started);
     if (result.timedOut) failures.push(`attempt ${n} stalled: killed after ${took}`);
     else if (result.error) failures.push(`attempt ${n}: ${result.error.message}`);

@@ -108,7 +108,7 @@ describe("breaking changes between spec versions", () => {
         (doc.components.schemas.CreateVectorIndexRequest.properties.dimension_count = {
           type: "string",
         }),
-      ["POST /v2/vector/index: request body.dimension_count: type changed from integer to string"],
+      ["POST /v2/vector/index: request body.dimension_count: type changed from number to string"],
     ],
     [
       "a body field that became required",

@@ -119,6 +119,8 @@ const tool = (overrides: Partial<Parameters<typeof ensureTool>[0]>, lines: strin
     timeoutMs: 2_000,
     attempts: 2,
     progressMs: 200,
+    // Not the budget of a `pnpm test` this file may run in.
+    ledger: "",
     log: (line: string) => lines.push(line),
     ...overrides,
   });
@@ -177,6 +179,28 @@ describe("tool downloads (scripts/lib/tool-download.mjs)", () => {
     expect(error?.message).toMatch(/attempt 1: exit 3 after \d+ s; attempt 2: exit 3 after \d+ s$/);
   });
 
+  it("the downloads of one run share its budget: each attempt adds its time to the ledger", async () => {
+    const ledger = join(dir, "ledger");
+    const lines: string[] = [];
+    const failing = { command: process.execPath, args: ["-e", "process.exit(3)"], ledger };
+    await tool(failing, lines).catch(() => undefined);
+    const times = readFileSync(ledger, "utf8").trim().split("\n").map(Number);
+    expect(times).toHaveLength(2);
+    expect(times.every((ms) => ms > 0)).toBe(true);
+    // What is left of the run's budget bounds the next attempt; none starts once it is spent.
+    const total = times[0]! + times[1]!;
+    await tool({ ...failing, timeoutMs: 600_000, runBudgetMs: total + 60_000 }, lines).catch(
+      () => undefined,
+    );
+    expect(lines).toContain("downloading fake-tool@1.0.0 (attempt 1 of 2, at most 60 s)");
+    const error = await tool({ ledger, runBudgetMs: 1 }, lines).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/no time left in the run's download budget/);
+    expect(existsSync(join(dir, "attempts"))).toBe(false);
+  });
+
   it("no attempt starts once the deadline has passed", async () => {
     const lines: string[] = [];
     const error = await tool({ deadline: Date.now() - 1 }, lines).then(
@@ -199,6 +223,7 @@ describe("tool downloads (scripts/lib/tool-download.mjs)", () => {
         args: ${JSON.stringify([join(dir, "installer.cjs"), dir, url])},
         installed: () => false,
         timeoutMs: 600_000,
+        ledger: "",
       });`;
       const runner = spawn(process.execPath, ["--input-type=module", "-e", script], {
         stdio: ["ignore", "pipe", "pipe"],

@@ -199,14 +199,24 @@ export async function drive(call: Call, count: number, concurrency: number): Pro
  * two histogram records and a `traceparent` per call) against the same calls unsubscribed, in
  * interleaved rounds. The other rows of this part measure the unsubscribed path.
  */
-async function tracingRow(call: Call, config: BenchConfig): Promise<Row> {
+export async function tracingRow(call: Call, config: BenchConfig): Promise<Row> {
   const { perRound, rounds, warmup } = config.overhead;
   await driveTraced(call, warmup, 1);
+  // This process's CPU time per call (the server runs in a child process): steadier than req/s on a
+  // busy machine, since time other processes take does not count.
+  const cpu: Record<string, number[]> = { subscribed: [], unsubscribed: [] };
+  const timed = (name: string, run: () => Promise<number>) => async () => {
+    const before = process.cpuUsage();
+    const rate = await run();
+    const used = process.cpuUsage(before);
+    cpu[name]!.push((used.user + used.system) / perRound);
+    return rate;
+  };
   const results = await withTimeout(
     interleave(
       {
-        subscribed: () => driveTraced(call, perRound, 1),
-        unsubscribed: () => drive(call, perRound, 1),
+        subscribed: timed("subscribed", () => driveTraced(call, perRound, 1)),
+        unsubscribed: timed("unsubscribed", () => drive(call, perRound, 1)),
       },
       rounds,
     ),
@@ -214,6 +224,7 @@ async function tracingRow(call: Call, config: BenchConfig): Promise<Row> {
     "overhead tracing",
   );
   const ratio = roundRatios(results["subscribed"]!, results["unsubscribed"]!);
+  const cpuOf = (name: string) => `${Math.round(median(cpu[name]!))} µs`;
   return {
     part: 1,
     name: "tracing: logs.list() with @api-clients/otel subscribed vs unsubscribed",
@@ -226,7 +237,8 @@ async function tracingRow(call: Call, config: BenchConfig): Promise<Row> {
     verdict: atLeastInRounds(ratio, TRACING_TARGET),
     note:
       `sequential; ${rounds} interleaved rounds × ${perRound} requests; an SDK tracer provider ` +
-      `(spans dropped by the exporter) and meter provider; min–max req/s: subscribed ` +
+      `(spans dropped by the exporter) and meter provider; client CPU per call (median): subscribed ` +
+      `${cpuOf("subscribed")}, unsubscribed ${cpuOf("unsubscribed")}; min–max req/s: subscribed ` +
       `${spread(results["subscribed"]!)}, unsubscribed ${spread(results["unsubscribed"]!)}`,
   };
 }

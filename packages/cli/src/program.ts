@@ -35,7 +35,7 @@ const VERSION = (
 const ROOT_HELP = `
 Credentials (flags override the environment):
   logs commands        QSTASH_TOKEN, or --token
-  db, backups, teams, vector
+  db, backups, teams, vector, search, qstash, audit-log
                        UPSTASH_EMAIL and UPSTASH_API_KEY, or --email and --api-key
   call                 whichever its API needs
   Prefer the environment: flags are visible to other users in the process list.

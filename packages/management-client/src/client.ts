@@ -8,10 +8,16 @@ import { basicAuthorization, createApi, fromEnvironment } from "@api-clients/cor
 import type { Client } from "openapi-fetch";
 import { operations } from "./generated/operations.js";
 import type { operations as Operations, paths } from "./generated/schema.js";
+import { createAuditLogs } from "./resources/audit-logs.js";
+import type { AuditLogs } from "./resources/audit-logs.js";
 import { createBackups } from "./resources/backups.js";
 import type { Backups } from "./resources/backups.js";
 import { createDatabases } from "./resources/databases.js";
 import type { Databases } from "./resources/databases.js";
+import { createQStash } from "./resources/qstash.js";
+import type { QStash } from "./resources/qstash.js";
+import { createSearch } from "./resources/search.js";
+import type { Search } from "./resources/search.js";
 import { createTeams } from "./resources/teams.js";
 import type { Teams } from "./resources/teams.js";
 import { createVector } from "./resources/vector.js";
@@ -52,6 +58,12 @@ export interface ManagementClient {
   readonly teams: Teams;
   /** Vector indexes. */
   readonly vector: Vector;
+  /** Search indexes. */
+  readonly search: Search;
+  /** The account's QStash users (one per region). */
+  readonly qstash: QStash;
+  /** The account's audit log. */
+  readonly auditLogs: AuditLogs;
   /**
    * Sends any operation of the spec by its operationId, through the same checks, retries and
    * timeouts as the methods (each method is one call of it); resolves to the parsed success body
@@ -117,6 +129,9 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     backups: createBackups(ctx),
     teams: createTeams(ctx),
     vector: createVector(ctx),
+    search: createSearch(ctx),
+    qstash: createQStash(ctx),
+    auditLogs: createAuditLogs(ctx),
     request,
     raw: api.raw,
   };

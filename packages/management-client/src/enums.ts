@@ -8,9 +8,13 @@ import {
   memberRoleValues,
   platformKnownValues,
   primaryRegionKnownValues,
+  qStashPlanKnownValues,
   readRegionKnownValues,
+  searchPlanKnownValues,
+  searchRegionKnownValues,
   similarityFunctionValues,
   sparseEmbeddingModelKnownValues,
+  statsPeriodKnownValues,
   targetPlanKnownValues,
   vectorPlanKnownValues,
   vectorRegionKnownValues,
@@ -40,3 +44,11 @@ export const INDEX_TYPES = indexTypeKnownValues;
 export const VECTOR_PLANS = vectorPlanKnownValues;
 /** Plans an existing vector index can move to with `vector.setPlan` (open). */
 export const TARGET_PLANS = targetPlanKnownValues;
+/** Regions a search index can be created in (open). */
+export const SEARCH_REGIONS = searchRegionKnownValues;
+/** Plans of a search index (open; only `free` and `payg` can be chosen at creation for now). */
+export const SEARCH_PLANS = searchPlanKnownValues;
+/** Plans a QStash user can move to with `qstash.setPlan` (open). */
+export const QSTASH_PLANS = qStashPlanKnownValues;
+/** Periods of the statistics methods (open; the service's default is `1h`). */
+export const STATS_PERIODS = statsPeriodKnownValues;

@@ -1,6 +1,6 @@
 /**
- * Typed, resilient client for the account management API: key-value databases, backups, teams and
- * vector indexes.
+ * Typed, resilient client for the account management API: key-value databases, backups, teams,
+ * vector and search indexes, QStash users and the audit log.
  * @packageDocumentation
  */
 
@@ -10,6 +10,9 @@ export type { Databases } from "./resources/databases.js";
 export type { Backups } from "./resources/backups.js";
 export type { Teams } from "./resources/teams.js";
 export type { Vector } from "./resources/vector.js";
+export type { Search } from "./resources/search.js";
+export type { QStash } from "./resources/qstash.js";
+export type { AuditLogs } from "./resources/audit-logs.js";
 export {
   DATABASE_PLANS,
   EMBEDDING_MODELS,
@@ -17,9 +20,13 @@ export {
   MEMBER_ROLES,
   PLATFORMS,
   PRIMARY_REGIONS,
+  QSTASH_PLANS,
   READ_REGIONS,
+  SEARCH_PLANS,
+  SEARCH_REGIONS,
   SIMILARITY_FUNCTIONS,
   SPARSE_EMBEDDING_MODELS,
+  STATS_PERIODS,
   TARGET_PLANS,
   VECTOR_PLANS,
   VECTOR_REGIONS,

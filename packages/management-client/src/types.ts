@@ -17,6 +17,21 @@ export type TeamMember = Schemas["TeamMember"];
 /** A vector index; `max_monthly_bandwidth` of -1 means unlimited. */
 export type VectorIndex = Schemas["VectorIndex"];
 
+/** One entry of the account's audit log (who did what, when). */
+export type AuditLog = Schemas["AuditLog"];
+/** Totals over all vector indexes, or over all search indexes. */
+export type GlobalStats = Schemas["GlobalStats"];
+/** Statistics of one vector or search index over a period. */
+export type VectorStats = Schemas["VectorStats"];
+/** A search index. */
+export type SearchIndex = Schemas["SearchIndex"];
+/** The account's QStash user of one region; `token` is the logs API's bearer token at that region's host. */
+export type QStashUser = Schemas["QStashUser"];
+/** Statistics of a QStash user. */
+export type QStashStats = Schemas["QStashStats"];
+/** The series of one command in database statistics (`command_counts`). */
+export type CommandCount = Schemas["CommandCount"];
+
 /** Platform of a database (`aws`, `gcp`, or any value the service adds). */
 export type Platform = Schemas["Platform"];
 /** Plan of a new database (`free`, `payg`, `fixed_*`, or any value the service adds). */
@@ -67,3 +82,25 @@ export type CreateVectorIndexRequest = Schemas["CreateVectorIndexRequest"];
 export type SetPlanRequest = Schemas["SetPlanRequest"];
 /** Where a vector index is transferred to. */
 export type TransferRequest = Schemas["TransferRequest"];
+/** Period of a statistics request (`1h`, `3h`, `12h`, `1d`, `3d`, `7d`, `30d`, or any value the service adds). */
+export type StatsPeriod = Schemas["StatsPeriod"];
+/** Query of the per-resource statistics methods: `period` (the service's default is `1h`). */
+export type StatsQuery = NonNullable<operations["getVectorIndexStats"]["parameters"]["query"]>;
+/** The plan a database moves to, with optional auto-upgrade and production-pack switches. */
+export type ChangePlanRequest = Schemas["ChangePlanRequest"];
+/** The monthly spending cap of a database (sent as given: the unit is unconfirmed). */
+export type UpdateBudgetRequest = Schemas["UpdateBudgetRequest"];
+/** Region of a search index. */
+export type SearchRegion = Schemas["SearchRegion"];
+/** Plan of a search index. */
+export type SearchPlan = Schemas["SearchPlan"];
+/** Settings of a new search index. */
+export type CreateSearchIndexRequest = Schemas["CreateSearchIndexRequest"];
+/** Plan a QStash user can move to. */
+export type QStashPlan = Schemas["QStashPlan"];
+/** The plan a QStash user moves to. */
+export type SetQStashPlanRequest = Schemas["SetQStashPlanRequest"];
+/** Which QStash user moves under which team. */
+export type MoveQStashToTeamRequest = Schemas["MoveQStashToTeamRequest"];
+/** The monthly budget of a QStash user, US dollars (`0` = no cap, otherwise 20 to 10000). */
+export type UpdateQStashBudgetRequest = Schemas["UpdateQStashBudgetRequest"];

@@ -51,6 +51,8 @@ interface OpenCall {
   /** The context the call's attempts are children of. */
   readonly context: Context;
   readonly started: number;
+  /** Attributes its attempts share with it (method, template, server). */
+  readonly common: Attributes;
 }
 
 /** `server.address` and `server.port` of a URL (the port is the scheme's when the URL has none). */
@@ -117,7 +119,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
   const calls = new Map<string, OpenCall>();
-  const attempts = new WeakMap<AttemptTrace, { span: Span; started: number }>();
+  const attempts = new WeakMap<AttemptTrace, { span: Span; started: number; common: Attributes }>();
 
   const common = (ctx: CallTrace): Attributes => ({
     "http.request.method": ctx.method,
@@ -128,12 +130,13 @@ export function instrument(options: InstrumentOptions = {}): () => void {
   const call: Handlers<CallTrace> = {
     start(ctx) {
       const parent = context.active();
+      const shared = common(ctx);
       const span = tracer.startSpan(
         ctx.operationId || `${ctx.method} ${ctx.path}`,
         {
           kind: SpanKind.INTERNAL,
           attributes: {
-            ...common(ctx),
+            ...shared,
             "url.full": ctx.url,
             "api_clients.api": ctx.api,
             "api_clients.operation_id": ctx.operationId,
@@ -146,6 +149,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
         span,
         context: trace.setSpan(parent, span),
         started: performance.now(),
+        common: shared,
       });
     },
     asyncEnd(ctx) {
@@ -168,6 +172,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
     start(ctx) {
       const open = calls.get(ctx.callId);
       const parent = open?.context ?? context.active();
+      const shared = open?.common ?? common(ctx);
       if (open !== undefined && ctx.rateLimitWaitMs > 0) {
         open.span.addEvent("api_clients.rate_limit_wait", {
           "api_clients.attempt": ctx.attempt,
@@ -179,7 +184,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
         {
           kind: SpanKind.CLIENT,
           attributes: {
-            ...common(ctx),
+            ...shared,
             "url.full": ctx.url,
             "api_clients.operation_id": ctx.operationId,
             ...(ctx.attempt > 1 ? { "http.request.resend_count": ctx.attempt - 1 } : {}),
@@ -187,7 +192,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
         },
         parent,
       );
-      attempts.set(ctx, { span, started: performance.now() });
+      attempts.set(ctx, { span, started: performance.now(), common: shared });
       propagation.inject(trace.setSpan(parent, span), ctx, {
         set: (carrier, key, value) => carrier.setHeader(key, value),
       });
@@ -199,7 +204,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
       const type = errorType(ctx.status, ctx.error);
       end(open.span, ctx.status, type);
       attemptDuration.record((performance.now() - open.started) / 1000, {
-        ...common(ctx),
+        ...open.common,
         ...(ctx.status === undefined ? {} : { "http.response.status_code": ctx.status }),
         ...(type === undefined ? {} : { "error.type": type }),
       });

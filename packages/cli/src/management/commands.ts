@@ -60,6 +60,8 @@ export const GROUPS: Readonly<Record<string, string>> = {
   backups: "backups of a key-value database",
   teams: "teams and their members",
   vector: "vector indexes",
+  search: "search indexes",
+  qstash: "the account's QStash users (one per region)",
 };
 
 /** Every management command. */
@@ -78,6 +80,8 @@ export const COMMANDS: readonly CommandRow[] = [
   { command: "db disable-autoupgrade", op: "disableDatabaseAutoUpgrade" },
   { command: "db update-regions", op: "updateDatabaseRegions" },
   { command: "db move-to-team", op: "moveDatabaseToTeam", args: ["database_id"] },
+  { command: "db change-plan", op: "changePlan", flags: { plan_name: "plan" } },
+  { command: "db budget", op: "updateBudget" },
   { command: "backups list", op: "listBackups", view: list(backupColumns, "No backups.") },
   { command: "backups create", op: "createBackup" },
   { command: "backups restore", op: "restoreBackup" },
@@ -113,6 +117,41 @@ export const COMMANDS: readonly CommandRow[] = [
   { command: "vector reset-password", op: "resetVectorIndexTokens" },
   { command: "vector set-plan", op: "setVectorIndexPlan" },
   { command: "vector transfer", op: "transferVectorIndex" },
+  { command: "vector stats", op: "getVectorIndexStats", view: "stats" },
+  { command: "vector global-stats", op: "getGlobalVectorStats", view: "record" },
+  {
+    command: "search list",
+    op: "listSearchIndexes",
+    view: list(searchColumns, "No search indexes."),
+  },
+  { command: "search get", op: "getSearchIndex", view: "record" },
+  { command: "search create", op: "createSearchIndex", view: "record" },
+  { command: "search delete", op: "deleteSearchIndex", deletes: "search index" },
+  { command: "search rename", op: "renameSearchIndex" },
+  { command: "search reset-password", op: "resetSearchPassword" },
+  { command: "search transfer", op: "transferSearchIndex" },
+  { command: "search stats", op: "getSearchIndexStats", view: "stats" },
+  { command: "search global-stats", op: "getGlobalSearchStats", view: "record" },
+  { command: "qstash list", op: "listQStashUsers", view: list(qstashColumns, "No QStash users.") },
+  { command: "qstash get", op: "getQStashUser", view: "record" },
+  { command: "qstash rotate-token", op: "resetQStashToken", view: "record" },
+  { command: "qstash set-plan", op: "setQStashPlan", flags: { plan_name: "plan" } },
+  { command: "qstash stats", op: "getQStashStats", view: "stats" },
+  { command: "qstash ipv4", op: "getQStashIPv4" },
+  { command: "qstash budget", op: "updateQStashBudget" },
+  { command: "qstash enable-prodpack", op: "enableQStashProdPack" },
+  { command: "qstash disable-prodpack", op: "disableQStashProdPack" },
+  {
+    command: "qstash move-to-team",
+    op: "moveQStashToTeam",
+    args: ["qstash_id"],
+    flags: { target_team_id: "team-id" },
+  },
+  {
+    command: "audit-log",
+    op: "listAuditLogs",
+    view: list(auditLogColumns, "No audit log entries."),
+  },
 ];
 
 /** What the error report needs from a running management command. */

@@ -24,10 +24,10 @@ describe("api-clients db", () => {
       /^ID\s+NAME\s+TYPE\s+REGION\s+READ REGIONS\s+STATE\s+TLS\s+ENDPOINT\s+CREATED$/,
     );
     expect(rows).toHaveLength(2);
-    expect(rows.find((r) => r.startsWith(a.database_id))).toMatch(
+    expect(rows.find((r) => r.startsWith(a.database_id!))).toMatch(
       /cache\s+\S+\s+eu-west-1\s+us-east-1\s+active\s+true\s+\S+\.upstash\.io/,
     );
-    expect(rows.find((r) => r.startsWith(b.database_id))).toMatch(/sessions/);
+    expect(rows.find((r) => r.startsWith(b.database_id!))).toMatch(/sessions/);
 
     const json = await run("db", "list", "--json");
     expect(json.code).toBe(0);
@@ -42,17 +42,17 @@ describe("api-clients db", () => {
 
   it("db get masks credentials in the table unless --show-secrets; db stats summarises the series", async () => {
     const db = await f.m.databases.create({ name: "cache", primary_region: "eu-west-1" });
-    const masked = await run("db", "get", db.database_id);
+    const masked = await run("db", "get", db.database_id!);
     expect(masked.code).toBe(0);
     expect(masked.stdout).toMatch(/^database_name\s+cache$/m);
     expect(masked.stdout).toMatch(/^password\s+\*\*\* \(--show-secrets to show\)$/m);
     expect(masked.stdout).not.toContain(db.password!);
-    const shown = await run("db", "get", db.database_id, "--show-secrets");
+    const shown = await run("db", "get", db.database_id!, "--show-secrets");
     expect(shown.stdout).toContain(db.password!);
-    const json = await run("db", "get", db.database_id, "--json", "--credentials", "hide");
+    const json = await run("db", "get", db.database_id!, "--json", "--credentials", "hide");
     expect(JSON.parse(json.stdout).password).toBe("***");
 
-    const stats = await run("db", "stats", db.database_id);
+    const stats = await run("db", "stats", db.database_id!);
     expect(stats.code).toBe(0);
     expect(stats.stdout).toMatch(/^throughput\s+\d+ points, last [\d.]+ at /m);
   });
@@ -91,7 +91,7 @@ describe("api-clients teams and vector", () => {
   it("teams list, teams members, vector list and vector get", async () => {
     const team = await f.m.teams.create({ team_name: "Ops", copy_cc: false });
     await f.m.teams.addMember({
-      team_id: team.team_id,
+      team_id: team.team_id!,
       member_email: "ana@example.com",
       member_role: "dev",
     });
@@ -104,9 +104,9 @@ describe("api-clients teams and vector", () => {
 
     const teams = await run("teams", "list");
     expect(table(teams.stdout)[1]).toMatch(
-      new RegExp(`^${team.team_id}\\s+Ops\\s+owner\\s+false$`),
+      new RegExp(`^${team.team_id!}\\s+Ops\\s+owner\\s+false$`),
     );
-    const members = await run("teams", "members", team.team_id);
+    const members = await run("teams", "members", team.team_id!);
     expect(members.code).toBe(0);
     expect(
       table(members.stdout)
@@ -115,11 +115,11 @@ describe("api-clients teams and vector", () => {
     ).toEqual(expect.arrayContaining([["ana@example.com", "dev"]]));
     const vectors = await run("vector", "list");
     expect(table(vectors.stdout)[1]).toMatch(
-      new RegExp(`^${index.id}\\s+docs\\s+us-east-1\\s+\\S+\\s+COSINE\\s+384`),
+      new RegExp(`^${index.id!}\\s+docs\\s+us-east-1\\s+\\S+\\s+COSINE\\s+384`),
     );
-    const one = await run("vector", "get", index.id, "--json");
-    expect(JSON.parse(one.stdout)).toEqual(await f.m.vector.get(index.id));
-    const masked = await run("vector", "get", index.id);
+    const one = await run("vector", "get", index.id!, "--json");
+    expect(JSON.parse(one.stdout)).toEqual(await f.m.vector.get(index.id!));
+    const masked = await run("vector", "get", index.id!);
     expect(masked.stdout).not.toContain(index.token!);
   });
 });

@@ -99,6 +99,12 @@ describe("logger events that can be joined", () => {
       (e) => e instanceof Error && e.name === "TimeoutError",
     ],
     [
+      "the call's deadline",
+      () => server.enqueue({ hang: true }),
+      { deadlineMs: 100 },
+      (e) => e instanceof Error && e.name === "DeadlineExceededError",
+    ],
+    [
       "an abort during the backoff",
       () => server.enqueue({ status: 503, headers: { "retry-after": "5" } }),
       { abortOn: "retry" },

@@ -75,7 +75,7 @@ export const operations: readonly SpecOperation[] = [
         name: "count",
         in: "query",
         required: false,
-        schema: { type: "integer", minimum: 1, maximum: 1000, default: 1000 },
+        schema: { type: "integer", minimum: 1, maximum: 1000, default: 100 },
       },
       {
         name: "order",
@@ -159,7 +159,7 @@ export const operations: readonly SpecOperation[] = [
         name: "count",
         in: "query",
         required: false,
-        schema: { type: "integer", minimum: 1, maximum: 1000, default: 1000 },
+        schema: { type: "integer", minimum: 1, maximum: 1000, default: 100 },
       },
       {
         name: "order",
@@ -198,10 +198,10 @@ export const operations: readonly SpecOperation[] = [
         type: "object",
         anyRequired: [["database_name"], ["name"]],
         properties: {
-          database_name: { type: "string", minLength: 1 },
-          name: { type: "string", minLength: 1 },
+          database_name: { type: "string" },
+          name: { type: "string" },
           platform: { type: "string", known: ["aws", "gcp"] },
-          region: { type: "string", minLength: 1, default: "global" },
+          region: { type: "string", default: "global" },
           primary_region: {
             type: "string",
             known: [
@@ -260,7 +260,7 @@ export const operations: readonly SpecOperation[] = [
               "fixed_500gb",
             ],
           },
-          budget: { type: "integer", minimum: 0 },
+          budget: { type: "integer" },
           eviction: { type: "boolean" },
           tls: { type: "boolean" },
         },
@@ -279,7 +279,7 @@ export const operations: readonly SpecOperation[] = [
         name: "credentials",
         in: "query",
         required: false,
-        schema: { type: "string", enum: ["hide"] },
+        schema: { type: "string", known: ["hide"] },
       },
     ],
   },
@@ -316,11 +316,7 @@ export const operations: readonly SpecOperation[] = [
     params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
     body: {
       required: true,
-      schema: {
-        type: "object",
-        required: ["name"],
-        properties: { name: { type: "string", minLength: 1 } },
-      },
+      schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
     },
   },
   {
@@ -421,10 +417,7 @@ export const operations: readonly SpecOperation[] = [
       schema: {
         type: "object",
         required: ["team_id", "database_id"],
-        properties: {
-          team_id: { type: "string", minLength: 1 },
-          database_id: { type: "string", minLength: 1 },
-        },
+        properties: { team_id: { type: "string" }, database_id: { type: "string" } },
       },
     },
   },
@@ -437,11 +430,7 @@ export const operations: readonly SpecOperation[] = [
     params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
     body: {
       required: true,
-      schema: {
-        type: "object",
-        required: ["name"],
-        properties: { name: { type: "string", minLength: 1 } },
-      },
+      schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
     },
   },
   {
@@ -475,7 +464,7 @@ export const operations: readonly SpecOperation[] = [
       schema: {
         type: "object",
         required: ["backup_id"],
-        properties: { backup_id: { type: "string", minLength: 1 } },
+        properties: { backup_id: { type: "string" } },
       },
     },
   },
@@ -507,7 +496,7 @@ export const operations: readonly SpecOperation[] = [
       schema: {
         type: "object",
         required: ["team_name", "copy_cc"],
-        properties: { team_name: { type: "string", minLength: 1 }, copy_cc: { type: "boolean" } },
+        properties: { team_name: { type: "string" }, copy_cc: { type: "boolean" } },
       },
     },
   },
@@ -548,8 +537,8 @@ export const operations: readonly SpecOperation[] = [
         type: "object",
         required: ["team_id", "member_email", "member_role"],
         properties: {
-          team_id: { type: "string", minLength: 1 },
-          member_email: { type: "string", minLength: 1 },
+          team_id: { type: "string" },
+          member_email: { type: "string" },
           member_role: { type: "string", enum: ["admin", "dev", "finance"] },
         },
       },
@@ -567,10 +556,7 @@ export const operations: readonly SpecOperation[] = [
       schema: {
         type: "object",
         required: ["team_id", "member_email"],
-        properties: {
-          team_id: { type: "string", minLength: 1 },
-          member_email: { type: "string", minLength: 1 },
-        },
+        properties: { team_id: { type: "string" }, member_email: { type: "string" } },
       },
     },
   },
@@ -595,13 +581,13 @@ export const operations: readonly SpecOperation[] = [
         type: "object",
         required: ["name", "region", "similarity_function", "dimension_count"],
         properties: {
-          name: { type: "string", minLength: 1 },
+          name: { type: "string" },
           region: { type: "string", known: ["eu-west-1", "us-east-1", "us-central1"] },
           similarity_function: {
             type: "string",
             enum: ["COSINE", "EUCLIDEAN", "EUCLIDIAN", "DOT_PRODUCT"],
           },
-          dimension_count: { type: "integer", minimum: 1 },
+          dimension_count: { type: "number" },
           type: { type: "string", known: ["payg", "fixed", "paid"] },
           embedding_model: {
             type: "string",
@@ -647,11 +633,7 @@ export const operations: readonly SpecOperation[] = [
     params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
     body: {
       required: true,
-      schema: {
-        type: "object",
-        required: ["name"],
-        properties: { name: { type: "string", minLength: 1 } },
-      },
+      schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
     },
   },
   {
@@ -690,9 +672,320 @@ export const operations: readonly SpecOperation[] = [
       schema: {
         type: "object",
         required: ["target_account"],
-        properties: { target_account: { type: "string", minLength: 1 } },
+        properties: { target_account: { type: "string" } },
       },
     },
+  },
+  {
+    api: "management",
+    operationId: "changePlan",
+    method: "POST",
+    path: "/v2/redis/{id}/change-plan",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["plan_name"],
+        properties: {
+          plan_name: {
+            type: "string",
+            known: [
+              "free",
+              "payg",
+              "fixed_250mb",
+              "fixed_1gb",
+              "fixed_5gb",
+              "fixed_10gb",
+              "fixed_50gb",
+              "fixed_100gb",
+              "fixed_500gb",
+            ],
+          },
+          database_id: { type: "string" },
+          auto_upgrade: { type: "boolean" },
+          prod_pack_enabled: { type: "boolean" },
+        },
+      },
+    },
+  },
+  {
+    api: "management",
+    operationId: "updateBudget",
+    method: "PATCH",
+    path: "/v2/redis/update-budget/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    body: {
+      required: true,
+      schema: { type: "object", required: ["budget"], properties: { budget: { type: "integer" } } },
+    },
+  },
+  {
+    api: "management",
+    operationId: "listAuditLogs",
+    method: "GET",
+    path: "/auditlogs",
+    auth: "basic",
+    params: [],
+  },
+  {
+    api: "management",
+    operationId: "getGlobalVectorStats",
+    method: "GET",
+    path: "/v2/vector/index/stats",
+    auth: "basic",
+    params: [],
+  },
+  {
+    api: "management",
+    operationId: "getVectorIndexStats",
+    method: "GET",
+    path: "/v2/vector/index/{id}/stats",
+    auth: "basic",
+    params: [
+      { name: "id", in: "path", required: true, schema: { type: "string" } },
+      {
+        name: "period",
+        in: "query",
+        required: false,
+        schema: {
+          type: "string",
+          default: "1h",
+          known: ["1h", "3h", "12h", "1d", "3d", "7d", "30d"],
+        },
+      },
+    ],
+  },
+  {
+    api: "management",
+    operationId: "listSearchIndexes",
+    method: "GET",
+    path: "/v2/search",
+    auth: "basic",
+    params: [],
+  },
+  {
+    api: "management",
+    operationId: "createSearchIndex",
+    method: "POST",
+    path: "/v2/search",
+    auth: "basic",
+    params: [],
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["name", "region", "type"],
+        properties: {
+          name: { type: "string" },
+          region: { type: "string", known: ["eu-west-1", "us-central1"] },
+          type: { type: "string", known: ["free", "payg", "fixed"] },
+        },
+      },
+    },
+  },
+  {
+    api: "management",
+    operationId: "getGlobalSearchStats",
+    method: "GET",
+    path: "/v2/search/stats",
+    auth: "basic",
+    params: [],
+  },
+  {
+    api: "management",
+    operationId: "getSearchIndex",
+    method: "GET",
+    path: "/v2/search/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+  },
+  {
+    api: "management",
+    operationId: "deleteSearchIndex",
+    method: "DELETE",
+    path: "/v2/search/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+  },
+  {
+    api: "management",
+    operationId: "getSearchIndexStats",
+    method: "GET",
+    path: "/v2/search/{id}/stats",
+    auth: "basic",
+    params: [
+      { name: "id", in: "path", required: true, schema: { type: "string" } },
+      {
+        name: "period",
+        in: "query",
+        required: false,
+        schema: {
+          type: "string",
+          default: "1h",
+          known: ["1h", "3h", "12h", "1d", "3d", "7d", "30d"],
+        },
+      },
+    ],
+  },
+  {
+    api: "management",
+    operationId: "resetSearchPassword",
+    method: "POST",
+    path: "/v2/search/{id}/reset-password",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+  },
+  {
+    api: "management",
+    operationId: "transferSearchIndex",
+    method: "POST",
+    path: "/v2/search/{id}/transfer",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["target_account"],
+        properties: { target_account: { type: "string" } },
+      },
+    },
+  },
+  {
+    api: "management",
+    operationId: "renameSearchIndex",
+    method: "POST",
+    path: "/v2/search/{id}/rename",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    body: {
+      required: true,
+      schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+    },
+  },
+  {
+    api: "management",
+    operationId: "listQStashUsers",
+    method: "GET",
+    path: "/v2/qstash/users",
+    auth: "basic",
+    params: [],
+  },
+  {
+    api: "management",
+    operationId: "getQStashUser",
+    method: "GET",
+    path: "/v2/qstash/user/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+  },
+  {
+    api: "management",
+    operationId: "resetQStashToken",
+    method: "POST",
+    path: "/v2/qstash/rotate-token/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+  },
+  {
+    api: "management",
+    operationId: "setQStashPlan",
+    method: "POST",
+    path: "/v2/qstash/set-plan/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["plan_name"],
+        properties: {
+          plan_name: {
+            type: "string",
+            known: ["paid", "qstash_fixed_1m", "qstash_fixed_10m", "qstash_fixed_100m"],
+          },
+        },
+      },
+    },
+  },
+  {
+    api: "management",
+    operationId: "getQStashStats",
+    method: "GET",
+    path: "/v2/qstash/stats/{id}",
+    auth: "basic",
+    params: [
+      { name: "id", in: "path", required: true, schema: { type: "string" } },
+      {
+        name: "period",
+        in: "query",
+        required: false,
+        schema: {
+          type: "string",
+          default: "1h",
+          known: ["1h", "3h", "12h", "1d", "3d", "7d", "30d"],
+        },
+      },
+    ],
+  },
+  {
+    api: "management",
+    operationId: "getQStashIPv4",
+    method: "GET",
+    path: "/v2/qstash/ipv4",
+    auth: "none",
+    params: [],
+  },
+  {
+    api: "management",
+    operationId: "moveQStashToTeam",
+    method: "POST",
+    path: "/v2/qstash/move-to-team",
+    auth: "basic",
+    params: [],
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["qstash_id", "target_team_id"],
+        properties: { qstash_id: { type: "string" }, target_team_id: { type: "string" } },
+      },
+    },
+  },
+  {
+    api: "management",
+    operationId: "updateQStashBudget",
+    method: "PATCH",
+    path: "/v2/qstash/update-budget/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["budget"],
+        properties: { budget: { type: "integer", minimum: 0, maximum: 10000 } },
+      },
+    },
+  },
+  {
+    api: "management",
+    operationId: "enableQStashProdPack",
+    method: "POST",
+    path: "/v2/qstash/enable-prodpack/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+  },
+  {
+    api: "management",
+    operationId: "disableQStashProdPack",
+    method: "POST",
+    path: "/v2/qstash/disable-prodpack/{id}",
+    auth: "basic",
+    params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
   },
 ];
 
@@ -712,7 +1005,6 @@ export const valueSets = {
     ],
   },
   management: {
-    Acknowledgement: ["OK"],
     Platform: ["aws", "gcp"],
     PrimaryRegion: [
       "us-east-1",
@@ -777,5 +1069,9 @@ export const valueSets = {
     IndexType: ["DENSE", "SPARSE", "HYBRID"],
     VectorPlan: ["payg", "fixed", "paid"],
     TargetPlan: ["free", "payg", "fixed"],
+    StatsPeriod: ["1h", "3h", "12h", "1d", "3d", "7d", "30d"],
+    SearchRegion: ["eu-west-1", "us-central1"],
+    SearchPlan: ["free", "payg", "fixed"],
+    QStashPlan: ["paid", "qstash_fixed_1m", "qstash_fixed_10m", "qstash_fixed_100m"],
   },
 } as const;

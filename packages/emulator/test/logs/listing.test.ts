@@ -178,9 +178,9 @@ describe("filters", () => {
     expect(a.body).toEqual({ events: [] });
   });
 
-  it("count defaults to 1000 and the last page has no cursor", async () => {
+  it("count defaults to 100 (the service's default) and the last page has no cursor", async () => {
     const first = (await getLogs(emu, {})).body as LogPage;
-    expect(first.events).toHaveLength(1000);
+    expect(first.events).toHaveLength(100);
     const last = (
       await getLogs(emu, { count: 1000, cursor: `${all[2998]!.time}-0`, order: "latestFirst" })
     ).body as LogPage;

@@ -153,10 +153,10 @@ const cases: (readonly [string, () => Promise<void>, () => Promise<void>])[] = [
         await mgmt(emu, "POST", "/v2/redis/database", {
           database_name: "x",
           primary_region: "us-east-1",
-          budget: -1,
+          budget: 1.5,
         }),
         400,
-        /^budget: must be an integer >= 0/,
+        /^budget: must be an integer/,
       );
       fails(
         await mgmt(emu, "POST", "/v2/redis/database", {
@@ -251,9 +251,9 @@ const cases: (readonly [string, () => Promise<void>, () => Promise<void>])[] = [
     },
     async () =>
       fails(
-        await mgmt(emu, "POST", `/v2/redis/rename/${await db()}`, { name: "" }),
+        await mgmt(emu, "POST", `/v2/redis/rename/${await db()}`, { name: 5 }),
         400,
-        /^name: must be a non-empty string/,
+        /^name: must be a string/,
       ),
   ],
   [
@@ -584,10 +584,10 @@ const cases: (readonly [string, () => Promise<void>, () => Promise<void>])[] = [
           name: "i",
           region: "us-east-1",
           similarity_function: "COSINE",
-          dimension_count: 0,
+          dimension_count: "384",
         }),
         400,
-        /^dimension_count: must be an integer >= 1/,
+        /^dimension_count: must be a number/,
       ),
   ],
   [
@@ -623,7 +623,7 @@ const cases: (readonly [string, () => Promise<void>, () => Promise<void>])[] = [
       fails(
         await mgmt(emu, "POST", `/v2/vector/index/${await index()}/rename`, { name: 5 }),
         400,
-        /^name: must be a non-empty string/,
+        /^name: must be a string/,
       ),
   ],
   [
@@ -684,11 +684,42 @@ const cases: (readonly [string, () => Promise<void>, () => Promise<void>])[] = [
   ],
 ];
 
+/**
+ * The 24 operations of the live reference added to the spec by issue 20; the emulator answers 404 for
+ * them until its part of that issue lands, which removes each one from this list as it adds its cases.
+ */
+const NOT_EMULATED_YET = [
+  "changePlan",
+  "updateBudget",
+  "listAuditLogs",
+  "getGlobalVectorStats",
+  "getVectorIndexStats",
+  "listSearchIndexes",
+  "createSearchIndex",
+  "getGlobalSearchStats",
+  "getSearchIndex",
+  "deleteSearchIndex",
+  "getSearchIndexStats",
+  "resetSearchPassword",
+  "transferSearchIndex",
+  "renameSearchIndex",
+  "listQStashUsers",
+  "getQStashUser",
+  "resetQStashToken",
+  "setQStashPlan",
+  "getQStashStats",
+  "getQStashIPv4",
+  "moveQStashToTeam",
+  "updateQStashBudget",
+  "enableQStashProdPack",
+  "disableQStashProdPack",
+];
+
 describe("management operations", () => {
   it("cover every operation of the spec", () => {
     const ids = operations.filter((op) => op.api === "management").map((op) => op.operationId);
-    expect(ids).toHaveLength(34);
-    expect(cases.map(([id]) => id).sort()).toEqual(ids.sort());
+    expect(ids).toHaveLength(58);
+    expect([...cases.map(([id]) => id), ...NOT_EMULATED_YET].sort()).toEqual(ids.sort());
   });
 
   describe.each(cases)("%s", (_id, happy, error) => {

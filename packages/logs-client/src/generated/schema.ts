@@ -249,7 +249,7 @@ export interface components {
     fromDate: number;
     /** @description End of the range, Unix timestamp in milliseconds, inclusive. */
     toDate: number;
-    /** @description Most entries to return. The older reference (and the official SDKs) say default and maximum 1000; the current reference says default and maximum 100. The bound here stays 1000; a page may hold fewer entries than asked, so follow the cursor. */
+    /** @description Most entries to return. When absent the service returns up to 100 (the current reference's default). The bound here stays 1000, a deliberate choice: the older reference and the official SDKs allow 1000, the current reference says at most 100, so the client never refuses what the older service accepts. A page may hold fewer entries than asked, so follow the cursor. */
     count: number;
     /**
      * @deprecated
@@ -317,7 +317,7 @@ export interface operations {
         fromDate?: components["parameters"]["fromDate"];
         /** @description End of the range, Unix timestamp in milliseconds, inclusive. */
         toDate?: components["parameters"]["toDate"];
-        /** @description Most entries to return. The older reference (and the official SDKs) say default and maximum 1000; the current reference says default and maximum 100. The bound here stays 1000; a page may hold fewer entries than asked, so follow the cursor. */
+        /** @description Most entries to return. When absent the service returns up to 100 (the current reference's default). The bound here stays 1000, a deliberate choice: the older reference and the official SDKs allow 1000, the current reference says at most 100, so the client never refuses what the older service accepts. A page may hold fewer entries than asked, so follow the cursor. */
         count?: components["parameters"]["count"];
         /**
          * @deprecated
@@ -387,7 +387,7 @@ export interface operations {
         fromDate?: components["parameters"]["fromDate"];
         /** @description End of the range, Unix timestamp in milliseconds, inclusive. */
         toDate?: components["parameters"]["toDate"];
-        /** @description Most entries to return. The older reference (and the official SDKs) say default and maximum 1000; the current reference says default and maximum 100. The bound here stays 1000; a page may hold fewer entries than asked, so follow the cursor. */
+        /** @description Most entries to return. When absent the service returns up to 100 (the current reference's default). The bound here stays 1000, a deliberate choice: the older reference and the official SDKs allow 1000, the current reference says at most 100, so the client never refuses what the older service accepts. A page may hold fewer entries than asked, so follow the cursor. */
         count?: components["parameters"]["count"];
         /**
          * @deprecated

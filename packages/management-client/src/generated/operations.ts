@@ -4,6 +4,10 @@
 import type { OperationSpec } from "@api-clients/core";
 
 const params0 = [{ name: "id", in: "path", required: true, schema: { type: "string" } }] as const;
+const params1 = [
+  { name: "id", in: "path", required: true, schema: { type: "string" } },
+  { name: "period", in: "query", required: false, schema: { type: "string" } },
+] as const;
 
 /**
  * Every operation of the spec: its method, its path template, whether it is safe to repeat, what
@@ -23,14 +27,14 @@ export const operations = {
         type: "object",
         anyRequired: [["database_name"], ["name"]],
         properties: {
-          database_name: { type: "string", minLength: 1 },
-          name: { type: "string", minLength: 1 },
+          database_name: { type: "string" },
+          name: { type: "string" },
           platform: { type: "string" },
-          region: { type: "string", minLength: 1 },
+          region: { type: "string" },
           primary_region: { type: "string" },
           read_regions: { type: "array", items: { type: "string" } },
           plan: { type: "string" },
-          budget: { type: "integer", minimum: 0 },
+          budget: { type: "integer" },
           eviction: { type: "boolean" },
           tls: { type: "boolean" },
         },
@@ -44,12 +48,7 @@ export const operations = {
     success: "object",
     params: [
       { name: "id", in: "path", required: true, schema: { type: "string" } },
-      {
-        name: "credentials",
-        in: "query",
-        required: false,
-        schema: { type: "string", enum: ["hide"] },
-      },
+      { name: "credentials", in: "query", required: false, schema: { type: "string" } },
     ],
   },
   deleteDatabase: {
@@ -81,11 +80,7 @@ export const operations = {
     params: params0,
     body: {
       required: true,
-      schema: {
-        type: "object",
-        required: ["name"],
-        properties: { name: { type: "string", minLength: 1 } },
-      },
+      schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
     },
   },
   resetDatabasePassword: {
@@ -158,10 +153,7 @@ export const operations = {
       schema: {
         type: "object",
         required: ["team_id", "database_id"],
-        properties: {
-          team_id: { type: "string", minLength: 1 },
-          database_id: { type: "string", minLength: 1 },
-        },
+        properties: { team_id: { type: "string" }, database_id: { type: "string" } },
       },
     },
   },
@@ -173,11 +165,7 @@ export const operations = {
     params: params0,
     body: {
       required: true,
-      schema: {
-        type: "object",
-        required: ["name"],
-        properties: { name: { type: "string", minLength: 1 } },
-      },
+      schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
     },
   },
   deleteBackup: {
@@ -208,7 +196,7 @@ export const operations = {
       schema: {
         type: "object",
         required: ["backup_id"],
-        properties: { backup_id: { type: "string", minLength: 1 } },
+        properties: { backup_id: { type: "string" } },
       },
     },
   },
@@ -237,7 +225,7 @@ export const operations = {
       schema: {
         type: "object",
         required: ["team_name", "copy_cc"],
-        properties: { team_name: { type: "string", minLength: 1 }, copy_cc: { type: "boolean" } },
+        properties: { team_name: { type: "string" }, copy_cc: { type: "boolean" } },
       },
     },
   },
@@ -268,8 +256,8 @@ export const operations = {
         type: "object",
         required: ["team_id", "member_email", "member_role"],
         properties: {
-          team_id: { type: "string", minLength: 1 },
-          member_email: { type: "string", minLength: 1 },
+          team_id: { type: "string" },
+          member_email: { type: "string" },
           member_role: { type: "string", enum: ["admin", "dev", "finance"] },
         },
       },
@@ -286,10 +274,7 @@ export const operations = {
       schema: {
         type: "object",
         required: ["team_id", "member_email"],
-        properties: {
-          team_id: { type: "string", minLength: 1 },
-          member_email: { type: "string", minLength: 1 },
-        },
+        properties: { team_id: { type: "string" }, member_email: { type: "string" } },
       },
     },
   },
@@ -312,13 +297,13 @@ export const operations = {
         type: "object",
         required: ["name", "region", "similarity_function", "dimension_count"],
         properties: {
-          name: { type: "string", minLength: 1 },
+          name: { type: "string" },
           region: { type: "string" },
           similarity_function: {
             type: "string",
             enum: ["COSINE", "EUCLIDEAN", "EUCLIDIAN", "DOT_PRODUCT"],
           },
-          dimension_count: { type: "integer", minimum: 1 },
+          dimension_count: { type: "number" },
           type: { type: "string" },
           embedding_model: { type: "string" },
           index_type: { type: "string" },
@@ -349,11 +334,7 @@ export const operations = {
     params: params0,
     body: {
       required: true,
-      schema: {
-        type: "object",
-        required: ["name"],
-        properties: { name: { type: "string", minLength: 1 } },
-      },
+      schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
     },
   },
   resetVectorIndexTokens: {
@@ -381,7 +362,7 @@ export const operations = {
   transferVectorIndex: {
     method: "POST",
     path: "/v2/vector/index/{id}/transfer",
-    idempotent: true,
+    idempotent: false,
     success: "acknowledgement",
     params: params0,
     body: {
@@ -389,9 +370,242 @@ export const operations = {
       schema: {
         type: "object",
         required: ["target_account"],
-        properties: { target_account: { type: "string", minLength: 1 } },
+        properties: { target_account: { type: "string" } },
       },
     },
+  },
+  changePlan: {
+    method: "POST",
+    path: "/v2/redis/{id}/change-plan",
+    idempotent: false,
+    success: "acknowledgement",
+    params: params0,
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["plan_name"],
+        properties: {
+          plan_name: { type: "string" },
+          database_id: { type: "string" },
+          auto_upgrade: { type: "boolean" },
+          prod_pack_enabled: { type: "boolean" },
+        },
+      },
+    },
+  },
+  updateBudget: {
+    method: "PATCH",
+    path: "/v2/redis/update-budget/{id}",
+    idempotent: true,
+    success: "acknowledgement",
+    params: params0,
+    body: {
+      required: true,
+      schema: { type: "object", required: ["budget"], properties: { budget: { type: "integer" } } },
+    },
+  },
+  listAuditLogs: {
+    method: "GET",
+    path: "/auditlogs",
+    idempotent: true,
+    success: "array",
+    params: [],
+  },
+  getGlobalVectorStats: {
+    method: "GET",
+    path: "/v2/vector/index/stats",
+    idempotent: true,
+    success: "object",
+    params: [],
+  },
+  getVectorIndexStats: {
+    method: "GET",
+    path: "/v2/vector/index/{id}/stats",
+    idempotent: true,
+    success: "object",
+    params: params1,
+  },
+  listSearchIndexes: {
+    method: "GET",
+    path: "/v2/search",
+    idempotent: true,
+    success: "array",
+    params: [],
+  },
+  createSearchIndex: {
+    method: "POST",
+    path: "/v2/search",
+    idempotent: false,
+    success: "object",
+    params: [],
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["name", "region", "type"],
+        properties: {
+          name: { type: "string" },
+          region: { type: "string" },
+          type: { type: "string" },
+        },
+      },
+    },
+  },
+  getGlobalSearchStats: {
+    method: "GET",
+    path: "/v2/search/stats",
+    idempotent: true,
+    success: "object",
+    params: [],
+  },
+  getSearchIndex: {
+    method: "GET",
+    path: "/v2/search/{id}",
+    idempotent: true,
+    success: "object",
+    params: params0,
+  },
+  deleteSearchIndex: {
+    method: "DELETE",
+    path: "/v2/search/{id}",
+    idempotent: true,
+    success: "acknowledgement",
+    params: params0,
+  },
+  getSearchIndexStats: {
+    method: "GET",
+    path: "/v2/search/{id}/stats",
+    idempotent: true,
+    success: "object",
+    params: params1,
+  },
+  resetSearchPassword: {
+    method: "POST",
+    path: "/v2/search/{id}/reset-password",
+    idempotent: false,
+    success: "acknowledgement",
+    params: params0,
+  },
+  transferSearchIndex: {
+    method: "POST",
+    path: "/v2/search/{id}/transfer",
+    idempotent: false,
+    success: "acknowledgement",
+    params: params0,
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["target_account"],
+        properties: { target_account: { type: "string" } },
+      },
+    },
+  },
+  renameSearchIndex: {
+    method: "POST",
+    path: "/v2/search/{id}/rename",
+    idempotent: true,
+    success: "acknowledgement",
+    params: params0,
+    body: {
+      required: true,
+      schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+    },
+  },
+  listQStashUsers: {
+    method: "GET",
+    path: "/v2/qstash/users",
+    idempotent: true,
+    success: "array",
+    params: [],
+  },
+  getQStashUser: {
+    method: "GET",
+    path: "/v2/qstash/user/{id}",
+    idempotent: true,
+    success: "object",
+    params: params0,
+  },
+  resetQStashToken: {
+    method: "POST",
+    path: "/v2/qstash/rotate-token/{id}",
+    idempotent: false,
+    success: "object",
+    params: params0,
+  },
+  setQStashPlan: {
+    method: "POST",
+    path: "/v2/qstash/set-plan/{id}",
+    idempotent: false,
+    success: "acknowledgement",
+    params: params0,
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["plan_name"],
+        properties: { plan_name: { type: "string" } },
+      },
+    },
+  },
+  getQStashStats: {
+    method: "GET",
+    path: "/v2/qstash/stats/{id}",
+    idempotent: true,
+    success: "object",
+    params: params1,
+  },
+  getQStashIPv4: {
+    method: "GET",
+    path: "/v2/qstash/ipv4",
+    idempotent: true,
+    success: "array",
+    params: [],
+  },
+  moveQStashToTeam: {
+    method: "POST",
+    path: "/v2/qstash/move-to-team",
+    idempotent: false,
+    success: "acknowledgement",
+    params: [],
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["qstash_id", "target_team_id"],
+        properties: { qstash_id: { type: "string" }, target_team_id: { type: "string" } },
+      },
+    },
+  },
+  updateQStashBudget: {
+    method: "PATCH",
+    path: "/v2/qstash/update-budget/{id}",
+    idempotent: true,
+    success: "acknowledgement",
+    params: params0,
+    body: {
+      required: true,
+      schema: {
+        type: "object",
+        required: ["budget"],
+        properties: { budget: { type: "integer", minimum: 0, maximum: 10000 } },
+      },
+    },
+  },
+  enableQStashProdPack: {
+    method: "POST",
+    path: "/v2/qstash/enable-prodpack/{id}",
+    idempotent: true,
+    success: "acknowledgement",
+    params: params0,
+  },
+  disableQStashProdPack: {
+    method: "POST",
+    path: "/v2/qstash/disable-prodpack/{id}",
+    idempotent: true,
+    success: "acknowledgement",
+    params: params0,
   },
 } as const satisfies Record<string, OperationSpec>;
 

@@ -680,9 +680,502 @@ export interface paths {
     put?: never;
     /**
      * Transfer a vector index
-     * @description Transfers the index to another team (the older reference also allowed an account). Repeating it is harmless while the caller can still see the index (for example a team it belongs to); once the index left the caller's reach, a repeat answers 404.
+     * @description Transfers the index to another team (the older reference also allowed an account). Not safe to repeat: once the index has left the caller's reach a repeat answers 404, so after a lost answer a retry would report `NotFoundError` for a transfer that happened. Clients do not retry it on 5xx or timeouts; read the index (or list the team's indexes) to learn the outcome.
      */
     post: operations["transferVectorIndex"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/redis/{id}/change-plan": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the database. */
+        id: components["parameters"]["databaseId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the plan of a database
+     * @description Moves the database to another plan (`plan_name`), optionally switching auto-upgrade and the production pack with the change. Answers the acknowledgement. Not idempotent as far as the reference says (it documents neither a safe repeat nor an "already on this plan" answer), so clients do not retry it on 5xx or timeouts; read the database to learn the outcome. Before May 2026 the reference had `POST /v2/redis/change-plan/{id}` with `{ "plan": ... }`, which the official CLI still sends; this is the current form.
+     */
+    post: operations["changePlan"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/redis/update-budget/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the database. */
+        id: components["parameters"]["databaseId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update the monthly budget of a database
+     * @description Sets the monthly spending cap of the database; once it is hit, the database is throttled for the rest of the month. The unit is unconfirmed (US dollars on create, cents in the official CLI's help): the integer is sent as given. Repeating it is harmless: the same value is set again and the answer is the acknowledgement again.
+     */
+    patch: operations["updateBudget"];
+    trace?: never;
+  };
+  "/auditlogs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the audit log
+     * @description The account's audit log, whole, as one array (no parameters, no paging); retention depends on the plan. The only path without `/v2`: the reference gives it the bare host as its base (`https://api.upstash.com/auditlogs`), while the docs site's rendered example shows `/v2/auditlogs`; which one the service answers is unverified, `/v2/auditlogs` is the alternative to try (through `raw`).
+     */
+    get: operations["listAuditLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/vector/index/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get statistics over all vector indexes
+     * @description Totals over all the account's vector indexes. The literal `stats` segment is matched before `/v2/vector/index/{id}`.
+     */
+    get: operations["getGlobalVectorStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/vector/index/{id}/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the vector index. */
+        id: components["parameters"]["indexId"];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get statistics of a vector index
+     * @description Usage counters, costs and time series of one vector index over `period`.
+     */
+    get: operations["getVectorIndexStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List search indexes
+     * @description Lists the search indexes of the account.
+     */
+    get: operations["listSearchIndexes"];
+    put?: never;
+    /**
+     * Create a search index
+     * @description Creates a search index. The reference says only `free` and `payg` can be chosen as `type` for now, so `fixed` may be refused. Not idempotent: repeating it creates a second index.
+     */
+    post: operations["createSearchIndex"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/search/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get statistics over all search indexes
+     * @description Totals over all the account's search indexes. The literal `stats` segment is matched before `/v2/search/{id}`.
+     */
+    get: operations["getGlobalSearchStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/search/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a search index
+     * @description Returns the details of a search index, with its current tokens.
+     */
+    get: operations["getSearchIndex"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a search index
+     * @description Deletes the index with all its data, irreversibly. Retried like every DELETE; a repeat after the index is gone is expected to answer 404 (as the other deletes do), and when an earlier attempt's outcome was unknown the client's error says the deletion may have happened (`maybeApplied`).
+     */
+    delete: operations["deleteSearchIndex"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/search/{id}/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get statistics of a search index
+     * @description Usage counters, costs and time series of one search index over `period` (the vector stats shape).
+     */
+    get: operations["getSearchIndexStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/search/{id}/reset-password": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reset the tokens of a search index
+     * @description Replaces both tokens (regular and read-only) of the index and answers the acknowledgement, not the new secrets: read them with getSearchIndex. Not idempotent: repeating it replaces them again.
+     */
+    post: operations["resetSearchPassword"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/search/{id}/transfer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Transfer a search index
+     * @description Moves the index into a team (`target_account`: the team's id, a UUID); a personal account can never receive one. Not safe to repeat: once the index has left the caller's reach a repeat cannot answer like the first call, so clients do not retry it on 5xx or timeouts.
+     */
+    post: operations["transferSearchIndex"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/search/{id}/rename": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rename a search index
+     * @description Gives the index a new name and answers the acknowledgement (unlike renameDatabase, no record comes back). Repeating it is harmless: the same name is set again.
+     */
+    post: operations["renameSearchIndex"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/users": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List QStash users
+     * @description The account's QStash users, one per region it uses.
+     */
+    get: operations["listQStashUsers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/user/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a QStash user
+     * @description Returns one QStash user (singular `user` in the path), with its current tokens.
+     */
+    get: operations["getQStashUser"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/rotate-token/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the token of a QStash user
+     * @description Replaces the token (and password) of the QStash user and returns the user with the new credentials; anything still using the old ones is refused. Not idempotent: each call rotates again. After a lost answer, read the new token with getQStashUser instead of repeating.
+     */
+    post: operations["resetQStashToken"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/set-plan/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the plan of a QStash user
+     * @description Moves the QStash user to another plan (`free` is not a target). Not idempotent as far as the reference says (no safe repeat and no "already on this plan" answer is documented), so clients do not retry it on 5xx or timeouts; read the user to learn the outcome.
+     */
+    post: operations["setQStashPlan"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/stats/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get statistics of a QStash user
+     * @description Daily counts, billing and bandwidth of this month, and series over `period`.
+     */
+    get: operations["getQStashStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/ipv4": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the IPv4 ranges QStash sends from
+     * @description The IPv4 CIDR blocks QStash sends requests from (e.g. `3.125.136.186/32`), for firewall allow-lists. The reference attaches no authentication to it; clients send their usual header, which is fine.
+     */
+    get: operations["getQStashIPv4"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/move-to-team": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move a QStash user to a team
+     * @description Moves the QStash user under the target team. Not idempotent as far as the reference says (once the user has left the caller's reach a repeat cannot answer like the first call), so clients do not retry it on 5xx or timeouts.
+     */
+    post: operations["moveQStashToTeam"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/update-budget/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update the monthly budget of a QStash user
+     * @description Sets the monthly budget in US dollars: `0` means no cap, otherwise 20 to 10000. The schema bounds it to 0–10000 as the reference does, so 1–19 pass the client's check and are refused by the service. Repeating it is harmless: the same value is set again.
+     */
+    patch: operations["updateQStashBudget"];
+    trace?: never;
+  };
+  "/v2/qstash/enable-prodpack/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Enable the production pack
+     * @description Switches the production pack on. Repeating it is harmless: the pack stays on and the answer is the acknowledgement again (no "already enabled" error is documented).
+     */
+    post: operations["enableQStashProdPack"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/qstash/disable-prodpack/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disable the production pack
+     * @description Switches the production pack off. Repeating it is harmless: the pack stays off and the answer is the acknowledgement again (no "already disabled" error is documented).
+     */
+    post: operations["disableQStashProdPack"];
     delete?: never;
     options?: never;
     head?: never;
@@ -693,11 +1186,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /**
-     * @description The acknowledgement `"OK"`.
-     * @enum {string}
-     */
-    Acknowledgement: "OK";
+    /** @description The acknowledgement, a string: `"OK"` as sent today (the reference types it as any string). */
+    Acknowledgement: string;
     /** @description Error body. The current reference documents `{ "code", "message" }`; older deployments send `{ "error" }`, and some answer plain text. Clients read `error`, then `message`, then the raw text. */
     Error: {
       /** @description Human-readable reason (older deployments). */
@@ -873,7 +1363,7 @@ export interface components {
       name: string;
       region: components["schemas"]["VectorRegion"];
       similarity_function: components["schemas"]["SimilarityFunction"];
-      /** @description Number of values in a vector. */
+      /** @description Number of values in a vector (the reference types it as any number). */
       dimension_count: number;
       type?: components["schemas"]["VectorPlan"];
       embedding_model?: components["schemas"]["EmbeddingModel"];
@@ -891,8 +1381,8 @@ export interface components {
     };
     /** @description A key-value database. Unknown fields may appear and are kept. `db_*` limits are JSON numbers; `db_request_limit` can exceed 2^53 and then loses precision in JavaScript numbers. */
     Database: {
-      database_id: string;
-      database_name: string;
+      database_id?: string;
+      database_name?: string;
       database_type?: string;
       /** @description `global` or a region. */
       region?: string;
@@ -943,12 +1433,71 @@ export interface components {
       db_max_commands_per_second?: number;
       /** @description Can exceed 2^53; precision is lost beyond Number.MAX_SAFE_INTEGER. */
       db_request_limit?: number;
+      /** @description The regions holding primaries. */
+      primary_members?: string[];
+      /** @description Every region of the cluster. */
+      all_members?: string[];
+      /** @description Resource size of the database; new values may appear. */
+      db_resource_size?: "S" | "M" | "L" | "XL" | "XXL" | "3XL" | (string & {});
+      /** @description Storage engine; new values may appear. */
+      db_type?: "bolt" | "badger" | "pebble" | (string & {});
+      /**
+       * Format: int64
+       * @description Nanoseconds.
+       */
+      db_conn_idle_timeout?: number;
+      /**
+       * Format: int64
+       * @description Nanoseconds.
+       */
+      db_lua_timeout?: number;
+      /**
+       * Format: int64
+       * @description Nanoseconds.
+       */
+      db_store_max_idle?: number;
+      db_lua_credits_per_min?: number;
+      db_max_loads_per_sec?: number;
+      /**
+       * @description As the string `"true"` or `"false"` (not a boolean).
+       * @enum {string}
+       */
+      db_acl_default_user_status?: "true" | "false";
+      /**
+       * @description Whether Prometheus is enabled, as the string `"true"` or `"false"` (not a boolean).
+       * @enum {string}
+       */
+      prometheus_enabled?: "true" | "false";
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      last_plan_upgrade_time?: number;
+      /** @description Owner e-mail, possibly a marketplace-scoped one. */
+      customer_id?: string;
+      /** @description Security add-ons, as booleans (camelCase, unlike the other fields). */
+      securityAddons?: {
+        ipWhitelisting?: boolean;
+        vpcPeering?: boolean;
+        privateLink?: boolean;
+        tlsMutualAuth?: boolean;
+        encryptionAtRest?: boolean;
+      } & {
+        [key: string]: unknown;
+      };
+      /** @description Shown by older published examples. */
+      reserved_per_region_price?: number;
+      /**
+       * Format: int64
+       * @description Shown by older published examples.
+       */
+      next_daily_backup_time?: number;
     } & {
       [key: string]: unknown;
     };
     /** @description One point of a time series. */
     StatsPoint: {
-      /** @description Timestamp as text. */
+      /** @description Go-style time text such as `2025-10-01 11:33:05.585757103 +0000 UTC` (the fraction length varies; not ISO 8601). */
       x: string;
       y: number;
     } & {
@@ -956,7 +1505,7 @@ export interface components {
     };
     /** @description A time series; `null` when the service has no data for it. */
     StatsSeries: components["schemas"]["StatsPoint"][] | null;
-    /** @description Statistics of a database. Series not listed here may appear and are kept (the current service adds latency percentiles, daily read/write series and `command_counts`); any series can be `null`. */
+    /** @description Statistics of a database. Fields not listed here may appear and are kept; any series can be `null`. `daily_*` counts and `dailybandwidth` are today's numbers, not series. */
     DatabaseStats: {
       throughput?: components["schemas"]["StatsSeries"];
       latencymean?: components["schemas"]["StatsSeries"];
@@ -972,12 +1521,38 @@ export interface components {
       total_monthly_billing?: number;
       current_storage?: number;
       days?: string[];
+      monitor_count?: components["schemas"]["StatsPoint"];
+      /** @description Today (a number, not a series). */
+      daily_net_commands?: number;
+      /** @description Today (a number, not a series). */
+      daily_read_requests?: number;
+      /** @description Today (a number, not a series). */
+      daily_write_requests?: number;
+      /** @description Bytes today (a number, not a series). */
+      dailybandwidth?: number;
+      latency_99?: components["schemas"]["StatsSeries"];
+      read_latency_mean?: components["schemas"]["StatsSeries"];
+      read_latency_99?: components["schemas"]["StatsSeries"];
+      write_latency_mean?: components["schemas"]["StatsSeries"];
+      write_latency_99?: components["schemas"]["StatsSeries"];
+      dailybilling?: components["schemas"]["StatsSeries"];
+      bandwidths?: components["schemas"]["StatsSeries"];
+      /** @description Bytes this month. */
+      total_monthly_bandwidth?: number;
+      total_monthly_read_requests?: number;
+      total_monthly_write_requests?: number;
+      total_monthly_script_requests?: number;
+      /** @description Bytes. */
+      total_monthly_storage?: number;
+      queue_optimized?: boolean;
+      /** @description One series per command. */
+      command_counts?: components["schemas"]["CommandCount"][] | null;
     } & {
       [key: string]: unknown;
     };
     /** @description A backup of a database. */
     Backup: {
-      backup_id: string;
+      backup_id?: string;
       name?: string;
       database_id?: string;
       customer_id?: string;
@@ -1002,8 +1577,8 @@ export interface components {
     };
     /** @description A team. Listings may add the caller's `member_role`. */
     Team: {
-      team_id: string;
-      team_name: string;
+      team_id?: string;
+      team_name?: string;
       copy_cc?: boolean;
       /** @description The caller's role in the team; new values may appear. */
       member_role?: "owner" | "admin" | "dev" | "finance" | (string & {});
@@ -1012,20 +1587,20 @@ export interface components {
     };
     /** @description A member of a team. */
     TeamMember: {
-      team_id: string;
+      team_id?: string;
       team_name?: string;
-      member_email: string;
+      member_email?: string;
       /** @description Role of the member; new values may appear. */
-      member_role: "owner" | "admin" | "dev" | "finance" | (string & {});
+      member_role?: "owner" | "admin" | "dev" | "finance" | (string & {});
       copy_cc?: boolean;
     } & {
       [key: string]: unknown;
     };
     /** @description A vector index. Unknown fields may appear and are kept. */
     VectorIndex: {
-      id: string;
+      id?: string;
       customer_id?: string;
-      name: string;
+      name?: string;
       /** @description Similarity function; new values may appear. */
       similarity_function?: "COSINE" | "EUCLIDEAN" | "DOT_PRODUCT" | (string & {});
       dimension_count?: number;
@@ -1049,6 +1624,318 @@ export interface components {
       reserved_price?: number;
       /** @description Kind of index; new values may appear. */
       index_type?: "DENSE" | "SPARSE" | "HYBRID" | (string & {});
+      /** @description Vectors per read request. */
+      max_reads_per_request?: number;
+      /** @description Vectors per write request. */
+      max_writes_per_request?: number;
+      /** @description Bytes. */
+      max_total_metadata_size?: number;
+      throughput_vector?: components["schemas"]["StatsSeries"];
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description Period of a statistics request (`1h` when absent). Periods may be added.
+     * @default 1h
+     */
+    StatsPeriod: "1h" | "3h" | "12h" | "1d" | "3d" | "7d" | "30d" | (string & {});
+    /** @description The plan a database moves to. Fields not listed here are sent as given. */
+    ChangePlanRequest: {
+      plan_name: components["schemas"]["DatabasePlan"];
+      /** @description Id of the database (repeats the path id). */
+      database_id?: string;
+      /** @description Switches auto-upgrade on or off with the change. */
+      auto_upgrade?: boolean;
+      /** @description Switches the production pack on or off with the change. */
+      prod_pack_enabled?: boolean;
+    };
+    /** @description The monthly spending cap of a database. Fields not listed here are sent as given. */
+    UpdateBudgetRequest: {
+      /** @description Monthly spending cap. The reference gives no unit and no bounds (`budget` on create is US dollars; the official CLI's help says cents): the integer is sent as given. */
+      budget: number;
+    };
+    /** @description Region of a search index. Regions are added over time. */
+    SearchRegion: "eu-west-1" | "us-central1" | (string & {});
+    /** @description Plan of a search index. Only `free` and `payg` can be chosen at creation for now; plans are added over time. */
+    SearchPlan: "free" | "payg" | "fixed" | (string & {});
+    /** @description Settings of a new search index. Fields not listed here are sent as given. */
+    CreateSearchIndexRequest: {
+      /** @description Index name. */
+      name: string;
+      region: components["schemas"]["SearchRegion"];
+      type: components["schemas"]["SearchPlan"];
+    };
+    /** @description Plan a QStash user can move to (`free` is not a target). Plans are added over time. */
+    QStashPlan:
+      "paid" | "qstash_fixed_1m" | "qstash_fixed_10m" | "qstash_fixed_100m" | (string & {});
+    /** @description The plan a QStash user moves to. Fields not listed here are sent as given. */
+    SetQStashPlanRequest: {
+      plan_name: components["schemas"]["QStashPlan"];
+    };
+    /** @description Which QStash user moves under which team (not the database move's field names). Fields not listed here are sent as given. */
+    MoveQStashToTeamRequest: {
+      /** @description Id of the QStash user. */
+      qstash_id: string;
+      /** @description Id of the target team. */
+      target_team_id: string;
+    };
+    /** @description The monthly budget of a QStash user. Fields not listed here are sent as given. */
+    UpdateQStashBudgetRequest: {
+      /** @description US dollars a month: `0` means no cap, otherwise 20 to 10000 (the reference's schema bounds it only to 0–10000, so 1–19 are refused by the service, not the client). */
+      budget: number;
+    };
+    /** @description One entry of the account's audit log. Unknown fields may appear and are kept. */
+    AuditLog: {
+      log_id?: string;
+      /** @description Account e-mail or team id. */
+      customer_id?: string;
+      /** @description The person or system that acted. */
+      actor?: string;
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      timestamp?: number;
+      /** @description Code of the kind of action (e.g. `13`). */
+      action?: number;
+      /** @description Readable name of the kind of action (e.g. `Delete Team`). */
+      action_string?: string;
+      /** @description Console or API key (e.g. `API_KEY - <key name>`). */
+      source?: string;
+      /** @description The resource touched (`""` or `NA` when unused). */
+      entity?: string;
+      /** @description A second resource touched (`""` or `NA` when unused). */
+      secondary_entity?: string;
+      /** @description A third resource touched (`""` or `NA` when unused). */
+      third_entity?: string;
+      /** @description A readable description, often `""`. */
+      readable_format?: string;
+      /** @description IPv4 address of the actor. */
+      ip?: string;
+      /**
+       * Format: int64
+       * @description Unix seconds at which the entry is dropped.
+       */
+      ttl?: number;
+      reason?: string;
+      notes?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Totals over all the account's vector (or search) indexes. Unknown fields are kept. */
+    GlobalStats: {
+      /** @description Records stored over all indexes. */
+      record_count?: number;
+      /** @description Requests served. */
+      request?: number;
+      /** @description Bytes. */
+      bandwidth?: number;
+      /** @description Bytes. */
+      storage?: number;
+      /** @description Charges so far. */
+      billing?: number;
+      rerank_count?: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Statistics of one vector or search index. Daily series hold one point per day; the other series cover the chosen `period`; any series can be `null`. Unknown fields are kept. */
+    VectorStats: {
+      /** @description Operations still waiting to be indexed. */
+      pending_index_count?: number;
+      current_vector_count?: number;
+      daily_query_count?: number;
+      daily_update_count?: number;
+      daily_rerank_count?: number;
+      monthly_query_count?: number;
+      monthly_update_count?: number;
+      monthly_rerank_count?: number;
+      /** @description Bytes. */
+      monthly_bandwidth_usage?: number;
+      /** @description Bytes. */
+      storage_usage?: number;
+      monthly_cost?: number;
+      /** @description Weekday names. */
+      days?: string[];
+      daily_query_requests?: components["schemas"]["StatsSeries"];
+      daily_update_requests?: components["schemas"]["StatsSeries"];
+      daily_rerank_requests?: components["schemas"]["StatsSeries"];
+      daily_bandwidths?: components["schemas"]["StatsSeries"];
+      query_throughput?: components["schemas"]["StatsSeries"];
+      update_throughput?: components["schemas"]["StatsSeries"];
+      query_latency_mean?: components["schemas"]["StatsSeries"];
+      query_latency_99?: components["schemas"]["StatsSeries"];
+      update_latency_mean?: components["schemas"]["StatsSeries"];
+      update_latency_99?: components["schemas"]["StatsSeries"];
+      embeds_latency_mean?: components["schemas"]["StatsSeries"];
+      embeds_latency_99?: components["schemas"]["StatsSeries"];
+      rerank_latency_mean?: components["schemas"]["StatsSeries"];
+      rerank_latency_99?: components["schemas"]["StatsSeries"];
+      vector_count?: components["schemas"]["StatsSeries"];
+      data_size?: components["schemas"]["StatsSeries"];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description A search index. Unknown fields may appear and are kept. */
+    SearchIndex: {
+      /** @description UUID. */
+      id?: string;
+      /** @description Owner e-mail or team. */
+      customer_id?: string;
+      name?: string;
+      /** @description REST host, sometimes a slug (e.g. `glowing-baboon-15797-us1`), sometimes a whole host name. */
+      endpoint?: string;
+      /** @description Plan of the index; new values may appear. */
+      type?: "free" | "payg" | "fixed" | (string & {});
+      /** @description Region of the index; new values may appear. */
+      region?: "eu-west-1" | "us-central1" | (string & {});
+      /** @description The linked Vercel e-mail, `""` when none. */
+      vercel_email?: string;
+      /** @description REST token (a secret). */
+      token?: string;
+      /** @description Read-only REST token (a secret). */
+      read_only_token?: string;
+      max_vector_count?: number;
+      /** @description -1 means no limit. */
+      max_monthly_reranks?: number;
+      /** @description -1 means no limit. */
+      max_daily_updates?: number;
+      /** @description -1 means no limit. */
+      max_daily_queries?: number;
+      /** @description Bytes; -1 means no limit. */
+      max_monthly_bandwidth?: number;
+      max_writes_per_second?: number;
+      max_query_per_second?: number;
+      max_reads_per_request?: number;
+      max_writes_per_request?: number;
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      creation_time?: number;
+      input_enrichment_enabled?: boolean;
+      throughput_vector?: components["schemas"]["StatsSeries"];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The account's QStash user of one region: `token` is the bearer token of the logs interface at that region's host (`https://qstash-<region>.upstash.io`). Fields the reference listed until July 2026 (`password`, `retention`, `rate_limit`, `max_completion*`) may still appear and are kept, as are any other unknown fields. */
+    QStashUser: {
+      /** @description UUID. */
+      id?: string;
+      /** @description E-mail or team id. */
+      customer_id?: string;
+      /** @description Bearer token of the logs interface (a secret). */
+      token?: string;
+      /** @description Read-only token (a secret). */
+      read_only_token?: string;
+      active?: boolean;
+      /** @description State of the user; new values may appear. */
+      state?: "active" | "passive" | (string & {});
+      /** @description A change in flight (e.g. `suspended`); absent when none. */
+      modifying_state?: string;
+      /** @description Plan type; new values may appear. */
+      type?: "free" | "paid" | (string & {});
+      /** @description Region; new values may appear. */
+      region?: "eu-central-1" | "us-east-1" | (string & {});
+      /** @description Empty or absent unless fixed or enterprise: `qstash_fixed_1m`, `qstash_fixed_10m`, `qstash_fixed_100m`, `qstash_fixed` or `enterprise:<name>`. */
+      reserved_type?: string;
+      /** @description May be `0`. */
+      reserved_price?: number;
+      /** @description US dollars a month; `0` means no cap. */
+      budget?: number;
+      prod_pack_enabled?: boolean;
+      /**
+       * @description Whether Prometheus is enabled, as the string `"true"` or `"false"` (not a boolean).
+       * @enum {string}
+       */
+      prometheus_enabled?: "true" | "false";
+      /** @description Enterprise accounts only. */
+      enterprise?: {
+        enabled?: boolean;
+      } & {
+        [key: string]: unknown;
+      };
+      /** @description E-mail. */
+      created_by?: string;
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      creation_time?: number;
+      /**
+       * Format: int64
+       * @description Unix seconds; `0` unless deleted.
+       */
+      deletion_time?: number;
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      last_plan_upgrade_time?: number;
+      /** @description Seconds. */
+      timeout?: number;
+      /** @description Bytes. */
+      max_message_size?: number;
+      /** @description Soft limit. */
+      max_requests_per_day?: number;
+      max_requests_per_day_hard?: number;
+      max_requests_per_second?: number;
+      max_endpoints_per_topic?: number;
+      max_topics?: number;
+      max_schedules?: number;
+      max_queues?: number;
+      max_dlq_size?: number;
+      max_retries?: number;
+      max_events_size?: number;
+      /** @description Milliseconds (the name is spelled with one `l`). */
+      max_dlq_retention_time_milis?: number;
+      /** @description Seconds. */
+      max_delay?: number;
+      /** @description Per endpoint. */
+      max_parallelism?: number;
+      max_global_parallelism?: number;
+      /** @description Bytes. */
+      max_bandwidth_per_second?: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One day's requests, with the workflow share. Unknown fields are kept. */
+    QStashDailyRequests: {
+      /** @description Go-style time text (see StatsPoint). */
+      x?: string;
+      y?: number;
+      workflow_message?: number;
+      workflow_run?: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description A series named by its metric (`id`, e.g. `delivered` or `canceled`). Unknown fields are kept. */
+    QStashMetricSeries: {
+      id?: string;
+      data_points?: components["schemas"]["StatsSeries"];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Statistics of a QStash user. Per-day arrays line up with `days` (every day of the current month, future days included); the other series cover the chosen `period`; any series can be `null`. Unknown fields are kept. */
+    QStashStats: {
+      /** @description Weekday names of every day of the current month. */
+      days?: string[];
+      daily_requests?: components["schemas"]["QStashDailyRequests"][] | null;
+      daily_billings?: components["schemas"]["StatsSeries"];
+      daily_bandwidths?: components["schemas"]["StatsSeries"];
+      daily_used?: components["schemas"]["StatsSeries"];
+      daily_used_workflow?: components["schemas"]["StatsSeries"];
+      daily_bandwidth_used?: components["schemas"]["StatsSeries"];
+      daily_qstash_messages?: components["schemas"]["QStashMetricSeries"][] | null;
+      daily_workflow_messages?: components["schemas"]["QStashMetricSeries"][] | null;
+      dlq_message_count?: number;
+      total_monthly_billing?: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The series of one command (`metric_identifier`, e.g. `EXISTS`; QStash stats name theirs `id`). Unknown fields are kept. */
+    CommandCount: {
+      metric_identifier?: string;
+      data_points?: components["schemas"]["StatsSeries"];
     } & {
       [key: string]: unknown;
     };
@@ -1079,6 +1966,42 @@ export interface components {
       };
       content: {
         "application/json": components["schemas"]["VectorIndex"];
+      };
+    };
+    /** @description The totals. */
+    GlobalStats: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["GlobalStats"];
+      };
+    };
+    /** @description The statistics. */
+    VectorStats: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["VectorStats"];
+      };
+    };
+    /** @description The search index. */
+    SearchIndex: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["SearchIndex"];
+      };
+    };
+    /** @description The QStash user. */
+    QStashUser: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["QStashUser"];
       };
     };
     /** @description The request broke a rule (a bad value, or a business rule such as updating the regions of a regional database). */
@@ -1152,6 +2075,12 @@ export interface components {
     databaseId: string;
     /** @description Id of the vector index. */
     indexId: string;
+    /** @description Id of the search index. */
+    searchIndexId: string;
+    /** @description Id of the QStash user (one per region of the account). */
+    qstashId: string;
+    /** @description How far back the series reach; the service's default is `1h`. A period yields 60 points spread evenly over it (`1h`: one a minute), except `30d`: 240 points, 3 hours apart. Periods may be added: other values are sent as given. */
+    period: components["schemas"]["StatsPeriod"];
   };
   requestBodies: {
     Rename: {
@@ -1189,8 +2118,8 @@ export interface operations {
   getDatabase: {
     parameters: {
       query?: {
-        /** @description `hide` removes or masks the secrets (`password`, `rest_token`, `read_only_rest_token`); masked values read `***`. */
-        credentials?: "hide";
+        /** @description `hide` removes or masks the secrets (`password`, `rest_token`, `read_only_rest_token`); masked values read `***`. The reference types it as any string: other values are sent as given. */
+        credentials?: "hide" | (string & {});
       };
       header?: never;
       path: {
@@ -1957,6 +2886,548 @@ export interface operations {
       "5XX": components["responses"]["ServerError"];
     };
   };
+  changePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the database. */
+        id: components["parameters"]["databaseId"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChangePlanRequest"];
+      };
+    };
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  updateBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the database. */
+        id: components["parameters"]["databaseId"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdateBudgetRequest"];
+      };
+    };
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  listAuditLogs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The audit log entries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditLog"][];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  getGlobalVectorStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["GlobalStats"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  getVectorIndexStats: {
+    parameters: {
+      query?: {
+        /** @description How far back the series reach; the service's default is `1h`. A period yields 60 points spread evenly over it (`1h`: one a minute), except `30d`: 240 points, 3 hours apart. Periods may be added: other values are sent as given. */
+        period?: components["parameters"]["period"];
+      };
+      header?: never;
+      path: {
+        /** @description Id of the vector index. */
+        id: components["parameters"]["indexId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["VectorStats"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  listSearchIndexes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The search indexes. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SearchIndex"][];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  createSearchIndex: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateSearchIndexRequest"];
+      };
+    };
+    responses: {
+      200: components["responses"]["SearchIndex"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  getGlobalSearchStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["GlobalStats"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  getSearchIndex: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["SearchIndex"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  deleteSearchIndex: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  getSearchIndexStats: {
+    parameters: {
+      query?: {
+        /** @description How far back the series reach; the service's default is `1h`. A period yields 60 points spread evenly over it (`1h`: one a minute), except `30d`: 240 points, 3 hours apart. Periods may be added: other values are sent as given. */
+        period?: components["parameters"]["period"];
+      };
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["VectorStats"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  resetSearchPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  transferSearchIndex: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TransferRequest"];
+      };
+    };
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  renameSearchIndex: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the search index. */
+        id: components["parameters"]["searchIndexId"];
+      };
+      cookie?: never;
+    };
+    requestBody: components["requestBodies"]["Rename"];
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  listQStashUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The QStash users. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QStashUser"][];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  getQStashUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["QStashUser"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  resetQStashToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["QStashUser"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  setQStashPlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetQStashPlanRequest"];
+      };
+    };
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  getQStashStats: {
+    parameters: {
+      query?: {
+        /** @description How far back the series reach; the service's default is `1h`. A period yields 60 points spread evenly over it (`1h`: one a minute), except `30d`: 240 points, 3 hours apart. Periods may be added: other values are sent as given. */
+        period?: components["parameters"]["period"];
+      };
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The statistics. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QStashStats"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  getQStashIPv4: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CIDR blocks. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": string[];
+        };
+      };
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  moveQStashToTeam: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["MoveQStashToTeamRequest"];
+      };
+    };
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  updateQStashBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdateQStashBudgetRequest"];
+      };
+    };
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  enableQStashProdPack: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
+  disableQStashProdPack: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the QStash user (one per region of the account). */
+        id: components["parameters"]["qstashId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["Ok"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
+      "5XX": components["responses"]["ServerError"];
+    };
+  };
 }
 type FlattenedDeepRequired<T> = {
   [K in keyof T]-?: FlattenedDeepRequired<
@@ -1966,12 +3437,6 @@ type FlattenedDeepRequired<T> = {
 type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
   ? Readonly<Exclude<T, undefined>>
   : Readonly<Exclude<T, undefined>[]>;
-export const pathsV2RedisDatabaseIdGetParametersQueryCredentialsValues: ReadonlyArray<
-  FlattenedDeepRequired<paths>["/v2/redis/database/{id}"]["get"]["parameters"]["query"]["credentials"]
-> = ["hide"];
-export const acknowledgementValues: ReadonlyArray<
-  FlattenedDeepRequired<components>["schemas"]["Acknowledgement"]
-> = ["OK"];
 export const memberRoleValues: ReadonlyArray<
   FlattenedDeepRequired<components>["schemas"]["MemberRole"]
 > = ["admin", "dev", "finance"];
@@ -1981,11 +3446,20 @@ export const similarityFunctionValues: ReadonlyArray<
 export const databaseDb_acl_enabledValues: ReadonlyArray<
   FlattenedDeepRequired<components>["schemas"]["Database"]["db_acl_enabled"]
 > = ["true", "false"];
+export const databaseDb_acl_default_user_statusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["Database"]["db_acl_default_user_status"]
+> = ["true", "false"];
+export const databasePrometheus_enabledValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["Database"]["prometheus_enabled"]
+> = ["true", "false"];
 export const backupDaily_backupValues: ReadonlyArray<
   FlattenedDeepRequired<components>["schemas"]["Backup"]["daily_backup"]
 > = ["true", "false"];
 export const backupHourly_backupValues: ReadonlyArray<
   FlattenedDeepRequired<components>["schemas"]["Backup"]["hourly_backup"]
+> = ["true", "false"];
+export const qStashUserPrometheus_enabledValues: ReadonlyArray<
+  FlattenedDeepRequired<components>["schemas"]["QStashUser"]["prometheus_enabled"]
 > = ["true", "false"];
 
 /** The values of `Platform` known when the spec was written; the service may add others. */
@@ -2069,3 +3543,20 @@ export const vectorPlanKnownValues = ["payg", "fixed", "paid"] as const;
 
 /** The values of `TargetPlan` known when the spec was written; the service may add others. */
 export const targetPlanKnownValues = ["free", "payg", "fixed"] as const;
+
+/** The values of `StatsPeriod` known when the spec was written; the service may add others. */
+export const statsPeriodKnownValues = ["1h", "3h", "12h", "1d", "3d", "7d", "30d"] as const;
+
+/** The values of `SearchRegion` known when the spec was written; the service may add others. */
+export const searchRegionKnownValues = ["eu-west-1", "us-central1"] as const;
+
+/** The values of `SearchPlan` known when the spec was written; the service may add others. */
+export const searchPlanKnownValues = ["free", "payg", "fixed"] as const;
+
+/** The values of `QStashPlan` known when the spec was written; the service may add others. */
+export const qStashPlanKnownValues = [
+  "paid",
+  "qstash_fixed_1m",
+  "qstash_fixed_10m",
+  "qstash_fixed_100m",
+] as const;

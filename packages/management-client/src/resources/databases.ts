@@ -1,12 +1,14 @@
 import { ValidationError, type RequestOptions } from "@api-clients/core";
 import type { Context } from "../internal/request.js";
 import type {
+  ChangePlanRequest,
   CreateDatabaseRequest,
   Database,
   DatabaseStats,
   GetDatabaseQuery,
   MoveToTeamRequest,
   RenameRequest,
+  UpdateBudgetRequest,
   UpdateRegionsRequest,
 } from "../types.js";
 
@@ -44,6 +46,19 @@ export interface Databases {
   updateRegions(id: string, body: UpdateRegionsRequest, options?: RequestOptions): Promise<void>;
   /** Moves a database under another team. */
   moveToTeam(body: MoveToTeamRequest, options?: RequestOptions): Promise<void>;
+  /**
+   * Moves a database to another plan, optionally switching auto-upgrade and the production pack.
+   * Not retried on 5xx or timeouts (a repeat is not documented as safe): after an unknown outcome,
+   * read the database with `get`.
+   * @example
+   * await m.databases.changePlan(db.database_id!, { plan_name: "fixed_1gb" });
+   */
+  changePlan(id: string, body: ChangePlanRequest, options?: RequestOptions): Promise<void>;
+  /**
+   * Sets the monthly spending cap of a database (the integer is sent as given; once the cap is hit the
+   * database is throttled for the rest of the month). Safe to repeat.
+   */
+  updateBudget(id: string, body: UpdateBudgetRequest, options?: RequestOptions): Promise<void>;
 }
 
 /** `read_regions` must not repeat `primary_region` (the one rule the spec can only state in prose). */
@@ -83,5 +98,9 @@ export function createDatabases(ctx: Context): Databases {
     updateRegions: async (id, body, options) =>
       ctx.request("updateDatabaseRegions", { path: { id }, body }, options),
     moveToTeam: async (body, options) => ctx.request("moveDatabaseToTeam", { body }, options),
+    changePlan: async (id, body, options) =>
+      ctx.request("changePlan", { path: { id }, body }, options),
+    updateBudget: async (id, body, options) =>
+      ctx.request("updateBudget", { path: { id }, body }, options),
   };
 }

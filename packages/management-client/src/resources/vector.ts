@@ -2,10 +2,13 @@ import type { RequestOptions } from "@api-clients/core";
 import type { Context } from "../internal/request.js";
 import type {
   CreateVectorIndexRequest,
+  GlobalStats,
   RenameRequest,
   SetPlanRequest,
+  StatsQuery,
   TransferRequest,
   VectorIndex,
+  VectorStats,
 } from "../types.js";
 
 /** Vector indexes of the account. */
@@ -28,8 +31,20 @@ export interface Vector {
   resetTokens(id: string, options?: RequestOptions): Promise<void>;
   /** Moves the index to another payment plan. */
   setPlan(id: string, body: SetPlanRequest, options?: RequestOptions): Promise<void>;
-  /** Transfers the index to another account or team. */
+  /**
+   * Transfers the index to a team. Not retried on 5xx or timeouts: once the index has left the
+   * caller's reach, a repeat answers 404 although the transfer happened.
+   */
   transfer(id: string, body: TransferRequest, options?: RequestOptions): Promise<void>;
+  /**
+   * Usage counters, costs and time series of one index; `{ period: "7d" }` widens the series (the
+   * service's default is `1h`).
+   * @example
+   * const { monthly_query_count, query_latency_99 } = await m.vector.stats(index.id!, { period: "1d" });
+   */
+  stats(id: string, query?: StatsQuery, options?: RequestOptions): Promise<VectorStats>;
+  /** Totals over all the account's vector indexes. */
+  globalStats(options?: RequestOptions): Promise<GlobalStats>;
 }
 
 /** Builds the `vector` resource group over the shared context. */
@@ -47,5 +62,8 @@ export function createVector(ctx: Context): Vector {
       ctx.request("setVectorIndexPlan", { path: { id }, body }, options),
     transfer: async (id, body, options) =>
       ctx.request("transferVectorIndex", { path: { id }, body }, options),
+    stats: async (id, query, options) =>
+      ctx.request("getVectorIndexStats", { path: { id }, query }, options),
+    globalStats: async (options) => ctx.request("getGlobalVectorStats", {}, options),
   };
 }

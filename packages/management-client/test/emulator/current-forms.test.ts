@@ -42,10 +42,10 @@ describe("current and seed forms, end to end", () => {
   it("updateRegions with ap-northeast-1 and us-east-2", async () => {
     const m = management();
     const db = await m.databases.create({ database_name: "r", primary_region: "eu-west-1" });
-    await m.databases.updateRegions(db.database_id, {
+    await m.databases.updateRegions(db.database_id!, {
       read_regions: ["ap-northeast-1", "us-east-2"],
     });
-    expect((await m.databases.get(db.database_id)).read_regions).toEqual([
+    expect((await m.databases.get(db.database_id!)).read_regions).toEqual([
       "ap-northeast-1",
       "us-east-2",
     ]);
@@ -121,10 +121,10 @@ describe("enableAutoUpgrade is idempotent for real", () => {
   it("twice in a row resolves both times (the second answer is 'already enabled')", async () => {
     const m = management();
     const db = await m.databases.create({ database_name: "u", primary_region: "us-east-1" });
-    await expect(m.databases.enableAutoUpgrade(db.database_id)).resolves.toBeUndefined();
-    await expect(m.databases.enableAutoUpgrade(db.database_id)).resolves.toBeUndefined();
-    await expect(m.databases.disableAutoUpgrade(db.database_id)).resolves.toBeUndefined();
-    await expect(m.databases.disableAutoUpgrade(db.database_id)).resolves.toBeUndefined();
+    await expect(m.databases.enableAutoUpgrade(db.database_id!)).resolves.toBeUndefined();
+    await expect(m.databases.enableAutoUpgrade(db.database_id!)).resolves.toBeUndefined();
+    await expect(m.databases.disableAutoUpgrade(db.database_id!)).resolves.toBeUndefined();
+    await expect(m.databases.disableAutoUpgrade(db.database_id!)).resolves.toBeUndefined();
   });
 
   it("resolves when the first response is lost after the emulator applied it", async () => {
@@ -160,9 +160,9 @@ describe("enableAutoUpgrade is idempotent for real", () => {
     try {
       const port = (proxy.address() as AddressInfo).port;
       const viaProxy = management(`http://127.0.0.1:${port}`);
-      await expect(viaProxy.databases.enableAutoUpgrade(db.database_id)).resolves.toBeUndefined();
+      await expect(viaProxy.databases.enableAutoUpgrade(db.database_id!)).resolves.toBeUndefined();
       expect(dropped).toBe(1);
-      expect(await m.databases.get(db.database_id)).toMatchObject({ auto_upgrade: true });
+      expect(await m.databases.get(db.database_id!)).toMatchObject({ auto_upgrade: true });
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }

@@ -27,7 +27,7 @@ beforeEach(() => server.reset());
 describe("retry safety follows the operation table", () => {
   it("databases.get is retried on 503 and then succeeds", async () => {
     server.reply(SERVICE_UNAVAILABLE, { body: database });
-    await expect(m.databases.get(database.database_id)).resolves.toEqual(database);
+    await expect(m.databases.get(database.database_id!)).resolves.toEqual(database);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -70,7 +70,7 @@ describe("retry safety follows the operation table", () => {
     expect(server.requests).toHaveLength(idempotent ? 2 : 1);
   });
 
-  it("non-idempotent operations are exactly the creates and the resets", () => {
+  it("non-idempotent operations are the creates, the resets, the transfers and moves out of reach, and the plan changes", () => {
     const once = Object.entries(operationTable)
       .filter(([, op]) => !op.idempotent)
       .map(([id]) => id)
@@ -84,6 +84,16 @@ describe("retry safety follows the operation table", () => {
         "createVectorIndex",
         "resetDatabasePassword",
         "resetVectorIndexTokens",
+        // A repeat after the transfer answers 404 although the transfer happened.
+        "transferVectorIndex",
+        "createSearchIndex",
+        "resetSearchPassword",
+        "transferSearchIndex",
+        "resetQStashToken",
+        "moveQStashToTeam",
+        // Neither a safe repeat nor an "already on this plan" answer is documented.
+        "changePlan",
+        "setQStashPlan",
       ].sort(),
     );
   });

@@ -1,10 +1,16 @@
 import type {
+  AuditLog,
   Backup,
   Database,
   DatabaseStats,
+  GlobalStats,
+  QStashStats,
+  QStashUser,
+  SearchIndex,
   Team,
   TeamMember,
   VectorIndex,
+  VectorStats,
 } from "../../src/index.js";
 
 /** Credentials used by every test client. */
@@ -62,7 +68,7 @@ export const stats: DatabaseStats = {
 export const backup: Backup = {
   backup_id: "bk-7c1e",
   name: "before-migration",
-  database_id: database.database_id,
+  database_id: database.database_id!,
   customer_id: EMAIL,
   creation_time: 1_700_000_100,
   state: "completed",
@@ -75,8 +81,8 @@ export const team: Team = { team_id: "tm-1f3", team_name: "Platform", copy_cc: t
 
 /** A team member record. */
 export const member: TeamMember = {
-  team_id: team.team_id,
-  team_name: team.team_name,
+  team_id: team.team_id!,
+  team_name: team.team_name!,
   member_email: "dev@example.com",
   member_role: "dev",
 };
@@ -102,4 +108,148 @@ export const vectorIndex: VectorIndex = {
   max_writes_per_second: 1000,
   max_query_per_second: 1000,
   index_type: "DENSE",
+};
+
+/** A point of a statistics series, its `x` in the service's Go-style time text. */
+const point = (y: number) => ({ x: "2025-10-01 11:33:05.585757103 +0000 UTC", y });
+
+/** An audit log entry carrying every field of the fact sheet. */
+export const auditLog: AuditLog = {
+  log_id: "al-0001",
+  customer_id: EMAIL,
+  actor: EMAIL,
+  timestamp: 1_700_000_300,
+  action: 13,
+  action_string: "Delete Team",
+  source: "API_KEY - ci",
+  entity: "tm-1f3",
+  secondary_entity: "NA",
+  third_entity: "",
+  readable_format: "",
+  ip: "203.0.113.7",
+  ttl: 1_731_536_300,
+  reason: "",
+  notes: "",
+};
+
+/** Totals over all vector or search indexes, every field of the fact sheet. */
+export const globalStats: GlobalStats = {
+  record_count: 1_200,
+  request: 45_000,
+  bandwidth: 1_048_576,
+  storage: 2_097_152,
+  billing: 1.25,
+  rerank_count: 12,
+};
+
+/** Statistics of one vector or search index, every field of the fact sheet. */
+export const vectorStats: VectorStats = {
+  pending_index_count: 0,
+  current_vector_count: 1_200,
+  daily_query_count: 300,
+  daily_update_count: 40,
+  daily_rerank_count: 2,
+  monthly_query_count: 9_000,
+  monthly_update_count: 1_200,
+  monthly_rerank_count: 60,
+  monthly_bandwidth_usage: 1_048_576,
+  storage_usage: 2_097_152,
+  monthly_cost: 0.42,
+  days: ["Monday", "Tuesday"],
+  daily_query_requests: [point(300)],
+  daily_update_requests: [point(40)],
+  daily_rerank_requests: [point(2)],
+  daily_bandwidths: [point(4_096)],
+  query_throughput: [point(5)],
+  update_throughput: [point(1)],
+  query_latency_mean: [point(3.5)],
+  query_latency_99: [point(12)],
+  update_latency_mean: [point(4)],
+  update_latency_99: [point(15)],
+  embeds_latency_mean: [point(20)],
+  embeds_latency_99: [point(40)],
+  rerank_latency_mean: [point(30)],
+  rerank_latency_99: [point(60)],
+  vector_count: [point(1_200)],
+  data_size: null,
+};
+
+/** A search index, every field of the fact sheet. */
+export const searchIndex: SearchIndex = {
+  id: "5d0f2a8e-7c1b-4e2a-9b1e-3c4d5e6f7a8b",
+  customer_id: EMAIL,
+  name: "docs-search",
+  endpoint: "glowing-baboon-15797-us1",
+  type: "payg",
+  region: "us-central1",
+  vercel_email: "",
+  token: "ASearchToken",
+  read_only_token: "ASearchReadOnly",
+  max_vector_count: 1_000_000,
+  max_monthly_reranks: -1,
+  max_daily_updates: -1,
+  max_daily_queries: -1,
+  max_monthly_bandwidth: -1,
+  max_writes_per_second: 1000,
+  max_query_per_second: 1000,
+  max_reads_per_request: 1000,
+  max_writes_per_request: 1000,
+  creation_time: 1_700_000_400,
+  input_enrichment_enabled: true,
+  throughput_vector: [point(3)],
+};
+
+/** A QStash user, every field of the fact sheet. */
+export const qstashUser: QStashUser = {
+  id: "8e1d4c2b-0a9f-4b3e-8c7d-6e5f4a3b2c1d",
+  customer_id: EMAIL,
+  token: "eyJVc2VySUQiOiJxc3Rhc2gifQ==",
+  read_only_token: "eyJSZWFkT25seSI6dHJ1ZX0=",
+  active: true,
+  state: "active",
+  modifying_state: "suspended",
+  type: "paid",
+  region: "eu-central-1",
+  reserved_type: "qstash_fixed_1m",
+  reserved_price: 0,
+  budget: 0,
+  prod_pack_enabled: false,
+  prometheus_enabled: "false",
+  enterprise: { enabled: false },
+  created_by: EMAIL,
+  creation_time: 1_700_000_500,
+  deletion_time: 0,
+  last_plan_upgrade_time: 1_700_000_600,
+  timeout: 7_200,
+  max_message_size: 1_048_576,
+  max_requests_per_day: 500,
+  max_requests_per_day_hard: 1_000,
+  max_requests_per_second: 100,
+  max_endpoints_per_topic: 100,
+  max_topics: 10,
+  max_schedules: 10,
+  max_queues: 10,
+  max_dlq_size: 1_000,
+  max_retries: 3,
+  max_events_size: 10_000,
+  max_dlq_retention_time_milis: 604_800_000,
+  max_delay: 604_800,
+  max_parallelism: 10,
+  max_global_parallelism: 100,
+  max_bandwidth_per_second: 10_485_760,
+};
+
+/** Statistics of a QStash user, every field of the fact sheet. */
+export const qstashStats: QStashStats = {
+  days: ["Monday", "Tuesday"],
+  daily_requests: [{ ...point(20), workflow_message: 3, workflow_run: 1 }],
+  daily_billings: [point(0.01)],
+  daily_bandwidths: [point(2_048)],
+  daily_used: [point(20)],
+  daily_used_workflow: [point(4)],
+  daily_bandwidth_used: [point(2_048)],
+  daily_qstash_messages: [{ id: "delivered", data_points: [point(18)] }],
+  daily_workflow_messages: [{ id: "canceled", data_points: [point(1)] }],
+  dlq_message_count: 2,
+  total_monthly_billing: 0.31,
 };

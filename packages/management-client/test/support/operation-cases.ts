@@ -1,5 +1,18 @@
 import type { ManagementClient, OperationId } from "../../src/index.js";
-import { backup, database, member, stats, team, vectorIndex } from "./fixtures.js";
+import {
+  auditLog,
+  backup,
+  database,
+  globalStats,
+  member,
+  qstashStats,
+  qstashUser,
+  searchIndex,
+  stats,
+  team,
+  vectorIndex,
+  vectorStats,
+} from "./fixtures.js";
 
 /** One call per operation of the spec, with the request it must produce and the record it returns. */
 export interface Case {
@@ -14,8 +27,10 @@ export interface Case {
   returns?: unknown;
 }
 
-const DB = database.database_id;
-const IDX = vectorIndex.id;
+const DB = database.database_id!;
+const IDX = vectorIndex.id!;
+const SRCH = searchIndex.id!;
+const QS = qstashUser.id!;
 
 export const cases: Record<OperationId, Case> = {
   createDatabase: {
@@ -106,10 +121,10 @@ export const cases: Record<OperationId, Case> = {
     body: { read_regions: ["us-east-1", "sa-east-1"] },
   },
   moveDatabaseToTeam: {
-    call: (m) => m.databases.moveToTeam({ team_id: team.team_id, database_id: DB }),
+    call: (m) => m.databases.moveToTeam({ team_id: team.team_id!, database_id: DB }),
     method: "POST",
     path: "/v2/redis/move-to-team",
-    body: { team_id: team.team_id, database_id: DB },
+    body: { team_id: team.team_id!, database_id: DB },
   },
   createBackup: {
     call: (m) => m.backups.create(DB, { name: "before-migration" }),
@@ -118,9 +133,9 @@ export const cases: Record<OperationId, Case> = {
     body: { name: "before-migration" },
   },
   deleteBackup: {
-    call: (m) => m.backups.delete(DB, backup.backup_id),
+    call: (m) => m.backups.delete(DB, backup.backup_id!),
     method: "DELETE",
-    path: `/v2/redis/delete-backup/${DB}/${backup.backup_id}`,
+    path: `/v2/redis/delete-backup/${DB}/${backup.backup_id!}`,
   },
   listBackups: {
     call: (m) => m.backups.list(DB),
@@ -129,10 +144,10 @@ export const cases: Record<OperationId, Case> = {
     returns: [backup, { ...backup, backup_id: "bk-daily", daily_backup: true, state: "pending" }],
   },
   restoreBackup: {
-    call: (m) => m.backups.restore(DB, { backup_id: backup.backup_id }),
+    call: (m) => m.backups.restore(DB, { backup_id: backup.backup_id! }),
     method: "POST",
     path: `/v2/redis/restore-backup/${DB}`,
-    body: { backup_id: backup.backup_id },
+    body: { backup_id: backup.backup_id! },
   },
   enableDailyBackup: {
     call: (m) => m.backups.enableDaily(DB),
@@ -152,9 +167,9 @@ export const cases: Record<OperationId, Case> = {
     returns: team,
   },
   deleteTeam: {
-    call: (m) => m.teams.delete(team.team_id),
+    call: (m) => m.teams.delete(team.team_id!),
     method: "DELETE",
-    path: `/v2/team/${team.team_id}`,
+    path: `/v2/team/${team.team_id!}`,
   },
   listTeams: {
     call: (m) => m.teams.list(),
@@ -163,28 +178,28 @@ export const cases: Record<OperationId, Case> = {
     returns: [{ ...team, member_role: "owner" }],
   },
   listTeamMembers: {
-    call: (m) => m.teams.listMembers(team.team_id),
+    call: (m) => m.teams.listMembers(team.team_id!),
     method: "GET",
-    path: `/v2/teams/${team.team_id}`,
+    path: `/v2/teams/${team.team_id!}`,
     returns: [{ ...member, member_email: "ops@example.com", member_role: "owner" }, member],
   },
   addTeamMember: {
     call: (m) =>
       m.teams.addMember({
-        team_id: team.team_id,
+        team_id: team.team_id!,
         member_email: "dev@example.com",
         member_role: "dev",
       }),
     method: "POST",
     path: "/v2/teams/member",
-    body: { team_id: team.team_id, member_email: "dev@example.com", member_role: "dev" },
+    body: { team_id: team.team_id!, member_email: "dev@example.com", member_role: "dev" },
     returns: member,
   },
   removeTeamMember: {
-    call: (m) => m.teams.removeMember({ team_id: team.team_id, member_email: "dev@example.com" }),
+    call: (m) => m.teams.removeMember({ team_id: team.team_id!, member_email: "dev@example.com" }),
     method: "DELETE",
     path: "/v2/teams/member",
-    body: { team_id: team.team_id, member_email: "dev@example.com" },
+    body: { team_id: team.team_id!, member_email: "dev@example.com" },
   },
   listVectorIndexes: {
     call: (m) => m.vector.list(),
@@ -243,10 +258,153 @@ export const cases: Record<OperationId, Case> = {
     body: { target_plan: "fixed" },
   },
   transferVectorIndex: {
-    call: (m) => m.vector.transfer(IDX, { target_account: team.team_id }),
+    call: (m) => m.vector.transfer(IDX, { target_account: team.team_id! }),
     method: "POST",
     path: `/v2/vector/index/${IDX}/transfer`,
-    body: { target_account: team.team_id },
+    body: { target_account: team.team_id! },
+  },
+  changePlan: {
+    call: (m) => m.databases.changePlan(DB, { plan_name: "fixed_1gb", auto_upgrade: false }),
+    method: "POST",
+    path: `/v2/redis/${DB}/change-plan`,
+    body: { plan_name: "fixed_1gb", auto_upgrade: false },
+  },
+  updateBudget: {
+    call: (m) => m.databases.updateBudget(DB, { budget: 50 }),
+    method: "PATCH",
+    path: `/v2/redis/update-budget/${DB}`,
+    body: { budget: 50 },
+  },
+  listAuditLogs: {
+    call: (m) => m.auditLogs.list(),
+    method: "GET",
+    path: "/auditlogs",
+    returns: [auditLog],
+  },
+  getGlobalVectorStats: {
+    call: (m) => m.vector.globalStats(),
+    method: "GET",
+    path: "/v2/vector/index/stats",
+    returns: globalStats,
+  },
+  getVectorIndexStats: {
+    call: (m) => m.vector.stats(IDX, { period: "7d" }),
+    method: "GET",
+    path: `/v2/vector/index/${IDX}/stats`,
+    query: { period: "7d" },
+    returns: vectorStats,
+  },
+  listSearchIndexes: {
+    call: (m) => m.search.list(),
+    method: "GET",
+    path: "/v2/search",
+    returns: [searchIndex],
+  },
+  createSearchIndex: {
+    call: (m) => m.search.create({ name: "docs-search", region: "us-central1", type: "payg" }),
+    method: "POST",
+    path: "/v2/search",
+    body: { name: "docs-search", region: "us-central1", type: "payg" },
+    returns: searchIndex,
+  },
+  getGlobalSearchStats: {
+    call: (m) => m.search.globalStats(),
+    method: "GET",
+    path: "/v2/search/stats",
+    returns: globalStats,
+  },
+  getSearchIndex: {
+    call: (m) => m.search.get(SRCH),
+    method: "GET",
+    path: `/v2/search/${SRCH}`,
+    returns: searchIndex,
+  },
+  deleteSearchIndex: {
+    call: (m) => m.search.delete(SRCH),
+    method: "DELETE",
+    path: `/v2/search/${SRCH}`,
+  },
+  getSearchIndexStats: {
+    call: (m) => m.search.stats(SRCH),
+    method: "GET",
+    path: `/v2/search/${SRCH}/stats`,
+    returns: vectorStats,
+  },
+  resetSearchPassword: {
+    call: (m) => m.search.resetTokens(SRCH),
+    method: "POST",
+    path: `/v2/search/${SRCH}/reset-password`,
+  },
+  transferSearchIndex: {
+    call: (m) => m.search.transfer(SRCH, { target_account: team.team_id! }),
+    method: "POST",
+    path: `/v2/search/${SRCH}/transfer`,
+    body: { target_account: team.team_id! },
+  },
+  renameSearchIndex: {
+    call: (m) => m.search.rename(SRCH, { name: "docs-search-v2" }),
+    method: "POST",
+    path: `/v2/search/${SRCH}/rename`,
+    body: { name: "docs-search-v2" },
+  },
+  listQStashUsers: {
+    call: (m) => m.qstash.list(),
+    method: "GET",
+    path: "/v2/qstash/users",
+    returns: [qstashUser],
+  },
+  getQStashUser: {
+    call: (m) => m.qstash.get(QS),
+    method: "GET",
+    path: `/v2/qstash/user/${QS}`,
+    returns: qstashUser,
+  },
+  resetQStashToken: {
+    call: (m) => m.qstash.resetToken(QS),
+    method: "POST",
+    path: `/v2/qstash/rotate-token/${QS}`,
+    returns: { ...qstashUser, token: "eyJuZXcifQ==" },
+  },
+  setQStashPlan: {
+    call: (m) => m.qstash.setPlan(QS, { plan_name: "qstash_fixed_10m" }),
+    method: "POST",
+    path: `/v2/qstash/set-plan/${QS}`,
+    body: { plan_name: "qstash_fixed_10m" },
+  },
+  getQStashStats: {
+    call: (m) => m.qstash.stats(QS, { period: "30d" }),
+    method: "GET",
+    path: `/v2/qstash/stats/${QS}`,
+    query: { period: "30d" },
+    returns: qstashStats,
+  },
+  getQStashIPv4: {
+    call: (m) => m.qstash.ipv4(),
+    method: "GET",
+    path: "/v2/qstash/ipv4",
+    returns: ["3.125.136.186/32", "52.28.41.12/32"],
+  },
+  moveQStashToTeam: {
+    call: (m) => m.qstash.moveToTeam({ qstash_id: QS, target_team_id: team.team_id! }),
+    method: "POST",
+    path: "/v2/qstash/move-to-team",
+    body: { qstash_id: QS, target_team_id: team.team_id! },
+  },
+  updateQStashBudget: {
+    call: (m) => m.qstash.updateBudget(QS, { budget: 20 }),
+    method: "PATCH",
+    path: `/v2/qstash/update-budget/${QS}`,
+    body: { budget: 20 },
+  },
+  enableQStashProdPack: {
+    call: (m) => m.qstash.enableProdPack(QS),
+    method: "POST",
+    path: `/v2/qstash/enable-prodpack/${QS}`,
+  },
+  disableQStashProdPack: {
+    call: (m) => m.qstash.disableProdPack(QS),
+    method: "POST",
+    path: `/v2/qstash/disable-prodpack/${QS}`,
   },
 };
 

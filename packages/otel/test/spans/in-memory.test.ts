@@ -208,3 +208,24 @@ describe("metrics and unsubscribing", () => {
     expect(trace.getActiveSpan()).toBeUndefined();
   });
 });
+
+describe("rate-limit waits", () => {
+  it("an attempt that waited for the client's rate limit gives the call span a rate-limit wait event", async () => {
+    const limited = await startEmulator({ seedLogs: 5, logsToken: TOKEN, burstLimit: 1 });
+    try {
+      const client = createLogsClient({ token: TOKEN, baseUrl: limited.url });
+      await client.list({ count: 1 }); // uses the second's only request; the answer says so
+      await client.list({ count: 1 }); // paced: waits for the next second
+      const calls = byName("listLogs");
+      expect(calls).toHaveLength(2);
+      expect(calls[0]?.events).toEqual([]);
+      const [event] = calls[1]!.events;
+      expect(event?.name).toBe("api_clients.rate_limit_wait");
+      expect(event?.attributes?.["api_clients.attempt"]).toBe(1);
+      expect(event?.attributes?.["api_clients.wait_ms"]).toBeGreaterThan(0);
+      expect(limited.rateLimits.refused).toBe(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
