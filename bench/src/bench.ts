@@ -1,8 +1,9 @@
-// Runs the six parts in order and collects their rows; a part whose harness breaks becomes an ERROR row.
+// Runs the seven parts in order and collects their rows; a part whose harness breaks becomes an ERROR row.
 import type { BenchConfig } from "./config.js";
 import { runBundle } from "./parts/bundle.js";
 import { runExport } from "./parts/export.js";
 import { runFaultRows } from "./parts/faults.js";
+import { runMultiProcess } from "./parts/multi-process.js";
 import { runOverhead } from "./parts/overhead.js";
 import { pagingRounds, runPagination } from "./parts/pagination.js";
 import { runPeer } from "./parts/peer.js";
@@ -13,7 +14,7 @@ import { startEmulatorChild, type EmulatorChild } from "./support/emulator-child
 import { LOOPS } from "./support/loops.js";
 
 /** Which parts to run (all by default). */
-export type Part = 1 | 2 | 3 | 4 | 5 | 6;
+export type Part = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 /** Progress messages go to stderr so stdout holds only the table. */
 export type Progress = (message: string) => void;
@@ -36,7 +37,7 @@ function errorRow(part: number, what: string, error: unknown): Row {
 /** Runs the selected parts with `config`'s sizes and returns every row. */
 export async function runBench(
   config: BenchConfig,
-  parts: ReadonlySet<Part> = new Set([1, 2, 3, 4, 5, 6]),
+  parts: ReadonlySet<Part> = new Set([1, 2, 3, 4, 5, 6, 7]),
   progress: Progress = () => undefined,
 ): Promise<Row[]> {
   const rows: Row[] = [];
@@ -94,6 +95,7 @@ export async function runBench(
   if (parts.has(3)) await step(3, "fault rows", () => runFaultRows(config));
   if (parts.has(4)) await step(4, "bundle size", () => runBundle(config));
   if (parts.has(6)) await step(6, "toolchain", () => runToolchain(config));
+  if (parts.has(7)) await step(7, "multi-process rate limit", () => runMultiProcess(config));
   // Parts ran in the order that shares one emulator; report them by number (a stable sort).
   return rows.sort((a, b) => a.part - b.part);
 }

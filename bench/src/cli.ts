@@ -25,7 +25,7 @@ import {
   type Results,
 } from "./results.js";
 
-const ALL_PARTS: Part[] = [1, 2, 3, 4, 5, 6];
+const ALL_PARTS: Part[] = [1, 2, 3, 4, 5, 6, 7];
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },

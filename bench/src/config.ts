@@ -32,6 +32,8 @@ export interface BenchConfig {
   throughput: { durationS: number; rounds: number; connections: number };
   /** Part 6: repetitions of codegen and of each type-check. */
   toolchain: { generateRuns: number; tscRuns: number };
+  /** Part 7: child processes, entries of the account they each page whole, page size. */
+  multiProcess: { processes: number; entries: number; count: number };
   /** Whether to run the static-mock peer (prism) of part 5. */
   prism: boolean;
 }
@@ -52,6 +54,7 @@ export const FULL: BenchConfig = {
   peer: { faultTimes: 2 },
   throughput: { durationS: 1.5, rounds: 7, connections: 10 },
   toolchain: { generateRuns: 2, tscRuns: 1 },
+  multiProcess: { processes: 8, entries: 1_000, count: 50 },
   prism: true,
 };
 
@@ -71,6 +74,7 @@ export const QUICK: BenchConfig = {
   peer: { faultTimes: 2 },
   throughput: { durationS: 0.6, rounds: 3, connections: 10 },
   toolchain: { generateRuns: 1, tscRuns: 1 },
+  multiProcess: { processes: 8, entries: 500, count: 50 },
   prism: true,
 };
 
@@ -90,5 +94,6 @@ export const TINY: BenchConfig = {
   peer: { faultTimes: 1 },
   throughput: { durationS: 1, rounds: 1, connections: 2 },
   toolchain: { generateRuns: 1, tscRuns: 1 },
+  multiProcess: { processes: 8, entries: 200, count: 50 },
   prism: false,
 };

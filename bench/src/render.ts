@@ -22,6 +22,7 @@ const PART_TITLES: Record<number, string> = {
   4: "4. Bundle size",
   5: "5. Emulator throughput",
   6: "6. Toolchain",
+  7: "7. Rate limit shared by processes",
 };
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");

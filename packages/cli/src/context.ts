@@ -59,6 +59,8 @@ export class Context {
   private readonly secrets: string[] = [];
   private redactor: (text: string) => string = (text) => text;
   private logsClient: LogsClient | undefined;
+  /** Called with every log event of the clients (the export's progress line listens for waits). */
+  private readonly listeners: ((event: LogEvent) => void)[] = [];
   private managementClient: ManagementClient | undefined;
 
   constructor(
@@ -108,10 +110,21 @@ export class Context {
       ...(this.options.baseUrl !== undefined ? { baseUrl: this.options.baseUrl } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(this.options.verbose
-        ? { logger: (event: LogEvent) => this.err(this.errColors.dim(JSON.stringify(event))) }
-        : {}),
+      logger: (event: LogEvent) => {
+        for (const listener of this.listeners) listener(event);
+        if (this.options.verbose) this.err(this.errColors.dim(JSON.stringify(event)));
+      },
     };
+  }
+
+  /** Calls `listener` with every log event of the clients from now on. */
+  listen(listener: (event: LogEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** A logs client of its own with some options replaced (`rateLimiter`, say); not cached. */
+  logsWith(overrides: object): LogsClient {
+    return this.createLogs(overrides);
   }
 
   /** The logs client (token from `--token` or `QSTASH_TOKEN`). */

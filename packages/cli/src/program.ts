@@ -161,7 +161,11 @@ export function buildProgram(state: RunState): Command {
       "--columns <names>",
       `CSV columns, comma-separated (default: ${DEFAULT_CSV_COLUMNS.join(",")})`,
     )
-    .option("--no-progress", "no progress line on stderr");
+    .option("--no-progress", "no progress line on stderr")
+    .option(
+      "--redis-url <url>",
+      "share the account's rate limit with other exports through this Redis (redis://host:port)",
+    );
   const exportFlags = logFilterFlags([], takenFlags(exporter));
   addFilterOptions(exporter, exportFlags);
   exporter.addHelpText(
@@ -188,6 +192,7 @@ export function buildProgram(state: RunState): Command {
       append: opts["append"] === true,
       columns,
       progress: opts["progress"] !== false,
+      redisUrl: opts["redisUrl"] as string | undefined,
     });
   });
 

@@ -10,7 +10,7 @@ const TTL_MS = 2 * 86_400_000;
  * A request granted this close to its window's end may reach the server after the window turned, so it
  * also counts against the next window (field <w>n), in milliseconds.
  */
-const BOUNDARY_MS = 250;
+const BOUNDARY_MS = 500;
 
 /**
  * Until the first answer for a key is reported (field `seen`), one request at a time goes out (the

@@ -36,6 +36,8 @@ export interface ExportOptions {
   append: boolean;
   columns: readonly string[];
   progress: boolean;
+  /** Share the rate limit with other exports (and services) through this Redis. */
+  redisUrl?: string | undefined;
 }
 
 /** `--format`, or the one `--out`'s extension names, or NDJSON. */
@@ -83,7 +85,17 @@ export async function exportLogs(
   const { format, out, columns } = options;
   const writeHeader =
     format === "csv" && !(options.append && out !== undefined && fileHasData(out));
-  const logs = ctx.logs();
+  // With --redis-url, parallel exports of one account share its budget instead of each keeping its own.
+  let rateLimiter: { close(): Promise<void> } | undefined;
+  if (options.redisUrl !== undefined) {
+    const { createRedisRateLimiter } = await import("@api-clients/rate-limit-redis");
+    try {
+      rateLimiter = createRedisRateLimiter({ url: options.redisUrl });
+    } catch (error) {
+      throw new UsageError(`--redis-url: ${(error as Error).message.replace(/^url: /, "")}`);
+    }
+  }
+  const logs = rateLimiter === undefined ? ctx.logs() : ctx.logsWith({ rateLimiter });
   let sinkError: unknown;
   // Opened with the first page (or at the end of an empty export), so that an export that fails
   // before any entry (a bad filter, a 401) leaves an existing --out file untouched.
@@ -116,6 +128,11 @@ export async function exportLogs(
 
   const progress = options.progress ? new Progress(ctx.io.stderr, "exported") : undefined;
   const counts = { entries: 0, pages: 0 };
+  if (progress !== undefined) {
+    ctx.listen((event) => {
+      if (event.type === "rate-limit") progress.waiting(event.delayMs, counts);
+    });
+  }
   // The cursor that fetches the first page not yet written (undefined: from the start, or finished).
   let resume = params.cursor;
   let failure: unknown;
@@ -142,6 +159,7 @@ export async function exportLogs(
     });
   }
   failure ??= sinkError;
+  await rateLimiter?.close();
   progress?.finish(counts);
   if (failure === undefined) return;
 

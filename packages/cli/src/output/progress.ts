@@ -27,6 +27,8 @@ export class Progress {
   private readonly started = performance.now();
   private lastDraw = 0;
   private drawn = false;
+  /** While a rate-limit wait lasts: when it ends (`performance.now()` ms) and how long it is. */
+  private wait: { until: number; ms: number } | undefined;
 
   constructor(
     private readonly stream: NodeJS.WritableStream & { isTTY?: boolean },
@@ -37,7 +39,23 @@ export class Progress {
   line({ entries, pages }: ProgressCounts): string {
     const elapsed = performance.now() - this.started;
     const rate = elapsed > 0 ? (entries * 1000) / elapsed : 0;
-    return `${this.label} ${count(entries)} entries · ${count(pages)} pages · ${count(rate)} entries/s · ${duration(elapsed)}`;
+    const waiting =
+      this.wait !== undefined && this.wait.until > performance.now()
+        ? ` · waiting ${(this.wait.ms / 1000).toFixed(1)} s for the rate limit`
+        : "";
+    return `${this.label} ${count(entries)} entries · ${count(pages)} pages · ${count(rate)} entries/s · ${duration(elapsed)}${waiting}`;
+  }
+
+  /**
+   * The next request waits `ms` for the rate limit: shown at once on a terminal, and in a log when
+   * the wait is 1 s or longer.
+   */
+  waiting(ms: number, counts: ProgressCounts): void {
+    this.wait = { until: performance.now() + ms, ms };
+    const tty = this.stream.isTTY === true;
+    if (!tty && ms < 1_000) return;
+    this.lastDraw = 0;
+    this.update(counts);
   }
 
   /** Shows the counts if enough time passed since the last update. */
