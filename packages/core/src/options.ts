@@ -157,7 +157,8 @@ export interface ClientOptions {
    */
   baseUrl?: string;
   /**
-   * `fetch` implementation used for every attempt (for proxies, custom agents or instrumentation).
+   * `fetch` implementation used for every attempt (for proxies, custom agents or instrumentation); it
+   * must resolve to a WHATWG `Response` (node-fetch's is not one: `InvalidResponseError`).
    * @default globalThis.fetch
    */
   fetch?: typeof fetch;
@@ -194,7 +195,8 @@ export interface ClientOptions {
   rateLimiter?: RateLimiter;
   /**
    * Largest response body accepted, in bytes, enforced while it streams in; a larger body fails the
-   * call with an `InvalidResponseError` that names the limit.
+   * call, naming the limit: an `InvalidResponseError` for a 2xx, else the error of its status (without
+   * the body).
    * @default 8388608 (8 MiB)
    */
   maxResponseBytes?: number;

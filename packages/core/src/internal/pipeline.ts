@@ -24,12 +24,19 @@ import {
   InvalidResponseError,
   TimeoutError,
   ValidationError,
-  type ApiClientError,
+  ApiClientError,
 } from "../errors.js";
 import type { OperationSpec } from "../operation.js";
 import type { ClientOptions, RequestOptions } from "../options.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
-import { redactHeaders, redactUrl, secretRedactor, truncate } from "./redact.js";
+import {
+  redactData,
+  redactHeaders,
+  redactUrl,
+  secretRedactor,
+  TOO_DEEP_NOTE,
+  truncate,
+} from "./redact.js";
 import { watchCall, type Watch } from "./tracing.js";
 import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
 import { checkParams, checkValue, requireWellFormed } from "./schema.js";
@@ -122,13 +129,40 @@ function describeCause(error: unknown): string {
   return typeof code === "string" ? `${error.message}: ${code}` : error.message;
 }
 
-function parseErrorBody(text: string): unknown {
-  if (text === "") return undefined;
+/** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
+function parseJson(text: string): { value: unknown } | undefined {
   try {
-    return JSON.parse(text) as unknown;
+    return text === "" ? undefined : { value: JSON.parse(text) as unknown };
   } catch {
-    return text;
+    return undefined;
   }
+}
+
+/**
+ * Why a response from `fetch` is refused before it is read, if it is: not a WHATWG `Response` (a
+ * node-fetch one has a Node stream for a body), or an https request redirected to http.
+ */
+function refused(response: Response, request: Request): string | { reason: string } | undefined {
+  const { body, headers, status } = response as Partial<Response>;
+  if (
+    typeof status !== "number" ||
+    typeof headers?.get !== "function" ||
+    (body !== null && typeof body?.getReader !== "function")
+  ) {
+    return {
+      reason:
+        "the `fetch` option returned a non-standard Response (not a WHATWG one, as node-fetch's)",
+    };
+  }
+  if (request.url.startsWith("https:") && response.url.startsWith("http:")) {
+    return `Refused a redirect from https to http (${redactUrl(response.url)})`;
+  }
+  return undefined;
+}
+
+/** Whether fetch gave up on a redirect loop (undici: "redirect count exceeded"). */
+function isRedirectLoop(error: unknown): boolean {
+  return /redirect count/i.test(String((error as { cause?: unknown } | null)?.cause));
 }
 
 /** A body larger than the limit: never retried (the same request gets the same body). */
@@ -294,6 +328,27 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     }
   }
 
+  /**
+   * The error for a body over `maxResponseBytes` (not read, never retried): an error status keeps its
+   * class (`NotFoundError`, …) with a note, a 2xx is an `InvalidResponseError`; headers redacted.
+   */
+  function tooLarge(
+    response: Response,
+    where: { method: string; url: string; attempts: number },
+    limit: number,
+  ): ApiError {
+    const reason = `response body is larger than maxResponseBytes (${limit} bytes)`;
+    const init = {
+      status: response.status,
+      headers: redactHeaders(response.headers, redact),
+      body: undefined,
+      ...where,
+    };
+    return response.ok
+      ? new InvalidResponseError({ ...init, reason })
+      : ApiError.from({ ...init, note: `${reason}, not read` });
+  }
+
   /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
   async function send(request: Request): Promise<Response> {
     const { method } = request;
@@ -372,6 +427,29 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       let final: Response | ApiError | undefined;
       try {
         response = await baseFetch(outgoing, { ...init, signal: controller.signal });
+        const refusal = refused(response, request);
+        if (refusal !== undefined) {
+          const { status } = response;
+          // A node-fetch body is a Node stream: destroy it, so its connection is released.
+          (response.body as { destroy?: () => void } | null)?.destroy?.();
+          response.body?.cancel?.().catch(() => undefined);
+          response = undefined;
+          throw typeof refusal === "string"
+            ? new ConnectionError(`${refusal} (${method} ${url})`, {
+                method,
+                url,
+                attempts: attempt,
+              })
+            : new InvalidResponseError({
+                status: typeof status === "number" ? status : 0,
+                headers: new Headers(),
+                body: undefined,
+                method,
+                url,
+                attempts: attempt,
+                reason: refusal.reason,
+              });
+        }
         watch.response(response.status);
         // [rate limit] Learn the budget the answer states.
         await gate.report(gated, response);
@@ -414,25 +492,24 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       } catch (error) {
         const failure = userSignal.aborted
           ? new AbortError(userSignal.reason)
-          : error instanceof BodyTooLarge && response !== undefined
-            ? new InvalidResponseError({
-                status: response.status,
-                headers: response.headers,
-                body: undefined,
-                method,
-                url,
-                attempts: attempt,
-                reason: `response body is larger than maxResponseBytes (${limits.maxResponseBytes} bytes)`,
-              })
-            : attemptFailure(error, {
-                method,
-                url,
-                timeoutMs: limits.timeoutMs,
-                timedOut,
-                attempt,
-              });
+          : error instanceof ApiClientError
+            ? error
+            : error instanceof BodyTooLarge && response !== undefined
+              ? tooLarge(response, { method, url, attempts: attempt }, limits.maxResponseBytes)
+              : isRedirectLoop(error)
+                ? new ConnectionError(
+                    `Too many redirects (${method} ${url}): a redirect loop, not retried`,
+                    { method, url, attempts: attempt, cause: error },
+                  )
+                : attemptFailure(error, {
+                    method,
+                    url,
+                    timeoutMs: limits.timeoutMs,
+                    timedOut,
+                    attempt,
+                  });
         const next: RetryDecision =
-          failure instanceof ConnectionError
+          failure instanceof ConnectionError && failure !== error && !isRedirectLoop(error)
             ? retryDecision({
                 attempt,
                 maxRetries: limits.maxRetries,
@@ -488,7 +565,19 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     note: string | undefined,
   ): Response | ApiError {
     const { status } = response;
-    const text = redact(decoder.decode(bytes));
+    const decoded = decoder.decode(bytes);
+    const json = parseJson(decoded);
+    // Redacted as parsed data, so JSON escapes cannot hide an echoed secret.
+    const body = redactData(json === undefined ? decoded || undefined : json.value, redact);
+    const tooDeep = json !== undefined && body === undefined;
+    const redacted = JSON.stringify(body);
+    // What `raw` callers read: the text as sent unless redaction changed the data.
+    const text =
+      json === undefined || tooDeep
+        ? redact(decoded)
+        : redacted === JSON.stringify(json.value)
+          ? decoded
+          : redacted;
     const headers = redactHeaders(response.headers, redact);
     const applied = call.operation?.alreadyApplied;
     if (
@@ -501,8 +590,13 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       call.applied = true;
     }
     if (!call.applied) {
-      const body = parseErrorBody(text);
-      const error = ApiError.from({ status, headers, body, ...exchange, note });
+      const error = ApiError.from({
+        status,
+        headers,
+        body,
+        ...exchange,
+        note: tooDeep ? (note === undefined ? TOO_DEEP_NOTE : `${note}; ${TOO_DEEP_NOTE}`) : note,
+      });
       if (call.direct) return error;
       call.error = error;
     }

@@ -1,7 +1,13 @@
 // maxResponseBytes (issue #12, item 3): enforced while the body streams in, for success and error
 // bodies, with or without a declared length; a body over the limit is never retried.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { InvalidResponseError, type LogEvent } from "../../src/index.js";
+import {
+  ApiError,
+  BadRequestError,
+  InvalidResponseError,
+  NotFoundError,
+  type LogEvent,
+} from "../../src/index.js";
 import { startTestServer, type ScriptedResponse, type TestServer } from "../support/test-server.js";
 import { rejection, testApi } from "../support/api.js";
 
@@ -16,14 +22,35 @@ const LIMIT = 64 * 1024;
 const REASON = `response body is larger than maxResponseBytes (${LIMIT} bytes)`;
 
 describe("maxResponseBytes", () => {
-  it.each<[string, ScriptedResponse]>([
-    ["a 200 body with a declared length", { status: 200, streamBytes: 10 * LIMIT }],
-    ["a chunked 200 body (no length)", { status: 200, streamBytes: 10 * LIMIT, chunked: true }],
-    ["a chunked error body", { status: 400, streamBytes: 10 * LIMIT, chunked: true }],
-    ["an error body with a declared length", { status: 404, streamBytes: 10 * LIMIT }],
+  it.each<[string, ScriptedResponse, typeof ApiError, string]>([
+    [
+      "a 200 body with a declared length",
+      { status: 200, streamBytes: 10 * LIMIT },
+      InvalidResponseError,
+      `200 OK: ${REASON} (GET URL)`,
+    ],
+    [
+      "a chunked 200 body (no length)",
+      { status: 200, streamBytes: 10 * LIMIT, chunked: true },
+      InvalidResponseError,
+      `200 OK: ${REASON} (GET URL)`,
+    ],
+    // Issue #24, item 20: a proxy's large error page keeps the class its status deserves.
+    [
+      "a chunked 400 error body",
+      { status: 400, streamBytes: 10 * LIMIT, chunked: true },
+      BadRequestError,
+      `400 Bad Request (GET URL); ${REASON}, not read`,
+    ],
+    [
+      "a 404 error body with a declared length",
+      { status: 404, streamBytes: 10 * LIMIT },
+      NotFoundError,
+      `404 Not Found (GET URL); ${REASON}, not read`,
+    ],
   ])(
-    "%s larger than the limit fails with InvalidResponseError naming it",
-    async (_name, script) => {
+    "%s larger than the limit fails with the class of its status, naming the limit",
+    async (_name, script, ErrorClass, message) => {
       server.enqueue(script, { status: 200, body: {} });
       const events: LogEvent[] = [];
       const api = testApi(server.url, {
@@ -31,17 +58,15 @@ describe("maxResponseBytes", () => {
         logger: (event) => events.push(event),
       });
       const error = await rejection(api.request("getThing", {}));
-      expect(error).toBeInstanceOf(InvalidResponseError);
-      const invalid = error as InvalidResponseError;
-      expect(invalid.status).toBe(script.status);
-      expect(invalid.attempts).toBe(1);
-      const status = { 200: "200 OK", 400: "400 Bad Request", 404: "404 Not Found" }[
-        script.status!
-      ];
-      expect(invalid.message).toBe(`${status}: ${REASON} (GET ${server.url}/thing)`);
+      expect(error).toBeInstanceOf(ErrorClass);
+      const failure = error as ApiError;
+      expect(failure.status).toBe(script.status);
+      expect(failure.attempts).toBe(1);
+      expect(failure.body).toBeUndefined();
+      expect(failure.message).toBe(message.replace("URL", `${server.url}/thing`));
       // The same request would get the same body: it is not retried.
       expect(server.requests).toHaveLength(1);
-      expect(events.at(-1)).toMatchObject({ type: "error", error: invalid.message });
+      expect(events.at(-1)).toMatchObject({ type: "error", error: failure.message });
     },
   );
 

@@ -46,4 +46,16 @@ describe("pages are read tolerantly", () => {
     });
     expect((await client().list()).cursor).toBe("18446744073709551615-18446744073709551615");
   });
+
+  it("keeps a field named __proto__ as an own data key of an entry (issue #24, item 23)", async () => {
+    server.enqueue({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: '{"events":[{"messageId":"m1","__proto__":{"x":1},"header":{"__proto__":["v"]}}]}',
+    });
+    const [entry] = (await client().list()).events as unknown as Record<string, unknown>[];
+    expect(Object.keys(entry ?? {})).toEqual(["messageId", "__proto__", "header"]);
+    expect(Object.getOwnPropertyDescriptor(entry, "__proto__")?.value).toEqual({ x: 1 });
+    expect(Object.keys(entry?.header as object)).toEqual(["__proto__"]);
+  });
 });

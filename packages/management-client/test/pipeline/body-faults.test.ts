@@ -4,6 +4,7 @@
 import {
   ConnectionError,
   InvalidResponseError,
+  NotFoundError,
   TimeoutError,
   type LogEvent,
 } from "@api-clients/core";
@@ -129,10 +130,12 @@ describe("maxResponseBytes through the clients", () => {
     server.enqueue({ status: 404, streamBytes: 50 * LIMIT });
     const m = managementAt(server.url, { maxResponseBytes: LIMIT });
     const error = await rejection(m.databases.get("db1"));
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect((error as InvalidResponseError).status).toBe(404);
+    // Issue #24, item 20: it keeps the class of its status, without the body.
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).status).toBe(404);
+    expect((error as NotFoundError).body).toBeUndefined();
     expect((error as Error).message).toBe(
-      `404 Not Found: ${reason} (GET ${server.url}/v2/redis/database/db1)`,
+      `404 Not Found (GET ${server.url}/v2/redis/database/db1); ${reason}, not read`,
     );
   });
 

@@ -92,6 +92,39 @@ describe("credentials", () => {
     expect(events.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ["a 401 body, \\u-escaped", 401],
+    ["a 2xx body of the wrong shape, \\u-escaped", 200],
+  ])(
+    "the key and the Basic value echoed in %s and a header are redacted (issue #24)",
+    async (_name, status) => {
+      const basic = AUTHORIZATION.slice("Basic ".length);
+      const escaped = (text: string) =>
+        [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+      server.reply({
+        status,
+        headers: { "content-type": "application/json", "x-echo": `${basic} ${API_KEY}` },
+        body: `[{"error":"bad ${escaped(basic)} ${escaped(API_KEY)}"}]`,
+      });
+      events.length = 0;
+      const error: unknown = await m.databases.get("db").catch((reason: unknown) => reason);
+      expect((error as { status?: number }).status).toBe(status);
+      const texts = [
+        String(error),
+        inspect(error, { depth: 10, showHidden: true }),
+        JSON.stringify(error),
+        JSON.stringify((error as { body?: unknown }).body),
+        [...((error as { headers: Headers }).headers ?? [])].join(" "),
+        JSON.stringify(events),
+      ];
+      for (const text of texts) {
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain(basic);
+      }
+      expect(JSON.stringify((error as { body?: unknown }).body)).toContain("[REDACTED]");
+    },
+  );
+
   it("validation errors at construction do not echo the key", () => {
     let error: unknown;
     try {
