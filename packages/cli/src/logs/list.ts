@@ -2,12 +2,13 @@ import type { ListLogsParams } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
 import { renderTable } from "../output/table.js";
 import { entryColumns } from "./entry-table.js";
+import { safeJson, safeText } from "../output/safe.js";
 
 /** `api-clients logs list`: one page, as a table or (`--json`) as the page the API returned. */
 export async function listLogs(ctx: Context, params: ListLogsParams, json: boolean): Promise<void> {
   const page = await ctx.logs().list(params, { signal: ctx.signal });
   if (json) {
-    ctx.out(JSON.stringify(page, null, 2) + "\n");
+    ctx.out(safeJson(page, 2) + "\n");
     return;
   }
   if (page.events.length === 0) ctx.err("No log entries match.");
@@ -19,5 +20,5 @@ export async function listLogs(ctx: Context, params: ListLogsParams, json: boole
       }),
     );
   if (page.cursor !== undefined)
-    ctx.err(ctx.errColors.dim(`More entries: add --cursor ${page.cursor}`));
+    ctx.err(ctx.errColors.dim(`More entries: add --cursor ${safeText(page.cursor)}`));
 }

@@ -38,7 +38,12 @@ import {
   truncate,
 } from "./redact.js";
 import { watchCall, type Watch } from "./tracing.js";
-import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
+import {
+  isConnectionNotEstablished,
+  isIdempotentMethod,
+  retryDecision,
+  type RetryDecision,
+} from "./retry-policy.js";
 import { checkParams, checkValue, requireWellFormed } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
@@ -117,6 +122,18 @@ interface Call {
   body?: string | undefined;
   /** Set by the attempt loop when a 4xx answer says the state already matches (`x-already-applied`). */
   applied?: boolean;
+}
+
+/**
+ * Marks the error of a retried state-changing call whose earlier attempt had an unknown outcome
+ * (timeout, reset connection, 5xx): `maybeApplied: true`, and a sentence in its message.
+ */
+function maybeApplied<E>(error: E, uncertain: boolean): E {
+  if (uncertain && error instanceof ApiClientError) {
+    error.maybeApplied = true;
+    error.message += " The change may have been applied (an earlier attempt's outcome is unknown).";
+  }
+  return error;
 }
 
 function describeCause(error: unknown): string {
@@ -389,6 +406,9 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
     const deadline = new Deadline(limits.deadlineMs);
     const gated = { method, url, signal: userSignal, deadline, watch };
+    // Whether an earlier attempt of a state-changing call may have been applied (timeout, reset, 5xx).
+    let uncertain = false;
+    const changesState = !/^(GET|HEAD|OPTIONS)$/.test(method);
 
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
@@ -486,9 +506,10 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
               "note" in decision ? decision.note : undefined,
             );
           }
-          const error = final instanceof ApiError ? final : call.error;
+          const error = maybeApplied(final instanceof ApiError ? final : call.error, uncertain);
           watch.settle({ status: response.status, bytes: bytes.byteLength, error });
         }
+        uncertain ||= changesState && response.status >= 500;
       } catch (error) {
         const failure = userSignal.aborted
           ? new AbortError(userSignal.reason)
@@ -532,9 +553,10 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
                 )
               : failure;
         if (!decision.retry || thrown !== failure) {
-          watch.settle({ status: response?.status, error: thrown });
+          watch.settle({ status: response?.status, error: maybeApplied(thrown, uncertain) });
           throw thrown;
         }
+        uncertain ||= changesState && !isConnectionNotEstablished(failure);
       } finally {
         clearTimeout(timer);
         userSignal.removeEventListener("abort", forwardAbort);

@@ -70,6 +70,14 @@ describe("construction", () => {
     ["NaN timeoutMs", { timeoutMs: Number.NaN }, "timeoutMs", "> 0"],
     ["timeoutMs above a timer's range", { timeoutMs: 2 ** 31 }, "timeoutMs", "<= 2147483647"],
     ["zero maxResponseBytes", { maxResponseBytes: 0 }, "maxResponseBytes", "integer number"],
+    // Issue #24, item 13: NaN (as `Number(process.env.UNSET)` gives) never turns a limit off.
+    ["NaN maxRetries", { maxRetries: Number.NaN }, "maxRetries", "integer from 0 to 100"],
+    [
+      "NaN maxResponseBytes",
+      { maxResponseBytes: Number.NaN },
+      "maxResponseBytes",
+      "integer number",
+    ],
     ["a logger that is not a function", { logger: "x" as never }, "logger", "function"],
   ])("refuses %s", (_name, options, field, rule) => {
     const error = construct(options);
