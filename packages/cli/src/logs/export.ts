@@ -36,6 +36,8 @@ export interface ExportOptions {
   append: boolean;
   columns: readonly string[];
   progress: boolean;
+  /** Stop after this many entries (all of them when undefined). */
+  limit?: number | undefined;
   /** Share the rate limit with other exports (and services) through this Redis. */
   redisUrl?: string | undefined;
 }
@@ -140,12 +142,15 @@ export async function exportLogs(
     for await (const page of logs.pages(params, { signal: ctx.signal })) {
       const target = open();
       if (sinkError) throw sinkError;
-      const pending = write(target, render(page.events));
-      counts.entries += page.events.length;
+      const room = options.limit === undefined ? Infinity : options.limit - counts.entries;
+      const events = page.events.length > room ? page.events.slice(0, room) : page.events;
+      const pending = write(target, render(events));
+      counts.entries += events.length;
       counts.pages += 1;
       resume = page.cursor;
       progress?.update(counts);
       if (pending) await pending;
+      if (counts.entries >= (options.limit ?? Infinity)) break;
     }
     open();
   } catch (error) {
