@@ -203,7 +203,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? Date.now()),
   );
   const baseCount = base.length;
-  const management = new ManagementState();
+  const management = new ManagementState(accounts);
   const faults = new Faults();
   const requests = new RequestLog();
   if (options.onRequest) requests.listen(options.onRequest);

@@ -1,5 +1,6 @@
 // The budget model of core's in-process gate (packages/core/src/internal/rate-limit.ts), as two Lua
-// scripts run atomically by Redis. One hash per key; per window (b = burst, d = daily, c = configured)
+// scripts run atomically by Redis, plus two rules that only many processes need: one probe at a time
+// until a key's first answer, and a request granted near a window's end counting against the next. One hash per key; per window (b = burst, d = daily, c = configured)
 // the fields <w>l (limit), <w>r (remaining), <w>t (reset, Unix ms). A window with a known length
 // (burst: 1 s; configured) starts over by itself once its reset passes; the daily one becomes unknown.
 

@@ -1,5 +1,6 @@
-// The newer management groups against a small node:http server that answers like the reference (the
-// emulator's support for them is not on main yet): each list command prints the array as sent.
+// The newer management groups against a small node:http server that answers like the reference: each
+// list command sends the reference's request (path, Basic auth) and prints the array as sent. The
+// emulator-backed tests of the same commands are in live-api.test.ts.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

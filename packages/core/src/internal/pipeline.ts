@@ -581,8 +581,13 @@ function readResult<T>(
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */
 function readSuccess(operation: OperationSpec, data: unknown, response: Response): unknown {
   if (operation.success === "acknowledgement") {
-    // The pipeline turned every accepted form into the JSON string "OK".
-    if (data === '"OK"') return undefined;
+    // The pipeline turned plain-text `OK` and the empty body into the JSON string "OK"; the spec types
+    // the acknowledgement as a string (the service sends "OK" today), so any JSON string is one.
+    try {
+      if (typeof JSON.parse(data as string) === "string") return undefined;
+    } catch {
+      // not JSON: not an acknowledgement
+    }
     throw invalidResponse(response, 'expected the acknowledgement "OK"', data);
   }
   if (data === undefined) throw invalidResponse(response, "response body is empty");

@@ -56,12 +56,14 @@ describe("acknowledgements", () => {
     ["plain text", "OK"],
     ["lower case with whitespace", "  ok\n"],
     ["empty body", ""],
+    // The spec types the acknowledgement as a string: another JSON string is one too.
+    ["another JSON string", '"not ok"'],
   ])("accepts %s", async (_name, body) => {
     server.enqueue({ status: 200, body });
     expect(await testApi(server.url).call("toggle", { path: { id: "a" } })).toBeUndefined();
   });
 
-  it.each([["NOPE"], ['{"ok":true}'], ['"not ok"']])("rejects %s", async (body) => {
+  it.each([["NOPE"], ['{"ok":true}'], ["42"], ['"unterminated']])("rejects %s", async (body) => {
     server.enqueue({ status: 200, body });
     const error = await rejection(testApi(server.url).call("toggle", { path: { id: "a" } }));
     expect(error).toBeInstanceOf(InvalidResponseError);

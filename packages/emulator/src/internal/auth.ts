@@ -63,11 +63,15 @@ export class Auth {
     }));
   }
 
-  /** Checks `Authorization: Bearer <token>`; throws 401 when missing or wrong. */
-  bearer(header: string | undefined): void {
+  /**
+   * Checks `Authorization: Bearer <token>`: the logs token, or one `alsoValid` accepts (a QStash
+   * user's current token); throws 401 when missing or wrong.
+   */
+  bearer(header: string | undefined, alsoValid?: (token: string) => boolean): void {
     const m = /^Bearer\s+(\S.*)$/i.exec(header ?? "");
     if (!m) throw unauthorized("authorization: a Bearer token is required", "Bearer");
-    if (!same(digest((m[1] ?? "").trim()), this.logsDigest)) {
+    const given = (m[1] ?? "").trim();
+    if (!same(digest(given), this.logsDigest) && !alsoValid?.(given)) {
       throw unauthorized("authorization: the token is not valid", "Bearer");
     }
   }

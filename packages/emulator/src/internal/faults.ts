@@ -34,11 +34,16 @@ export interface FaultRule {
 
 interface ActiveRule {
   readonly rule: FaultRule;
-  readonly matchPath: (path: string) => boolean;
+  readonly matchPath: (path: string, template: string | undefined) => boolean;
   remaining: number;
 }
 
-function pathMatcher(path: string | undefined): (p: string) => boolean {
+/** A template with its parameter names dropped (`/v2/search/{id}` → `/v2/search/{}`). */
+const shape = (template: string): string => template.replace(/\{[^}]*\}/g, "{}");
+
+function pathMatcher(
+  path: string | undefined,
+): (p: string, template: string | undefined) => boolean {
   if (path === undefined || path === "" || path === "*") return () => true;
   const clean = path.split("?")[0] ?? path;
   if (clean.endsWith("*")) {
@@ -46,8 +51,11 @@ function pathMatcher(path: string | undefined): (p: string) => boolean {
     return (p) => p.startsWith(prefix);
   }
   if (clean.includes("{")) {
+    // A request routed to a spec operation matches by its template, so `/v2/search/{id}` does not
+    // catch `/v2/search/stats` (another operation); an unrouted path matches by the pattern.
     const { regex } = templateRegex(clean);
-    return (p) => regex.test(p);
+    const want = shape(clean);
+    return (p, template) => (template === undefined ? regex.test(p) : shape(template) === want);
   }
   return (p) => p === clean;
 }
@@ -198,12 +206,17 @@ export class Faults {
   }
 
   /** Takes the first rule matching this request (and counts it down). */
-  take(method: string, path: string, operationId: string | undefined): FaultRule | undefined {
+  take(
+    method: string,
+    path: string,
+    operationId: string | undefined,
+    template?: string,
+  ): FaultRule | undefined {
     for (let i = 0; i < this.rules.length; i++) {
       const r = this.rules[i] as ActiveRule;
       if (r.rule.method !== undefined && r.rule.method.toUpperCase() !== method) continue;
       if (r.rule.operationId !== undefined && r.rule.operationId !== operationId) continue;
-      if (!r.matchPath(path)) continue;
+      if (!r.matchPath(path, template)) continue;
       r.remaining--;
       if (r.remaining <= 0) this.rules.splice(i, 1);
       return r.rule;

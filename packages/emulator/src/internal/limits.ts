@@ -195,9 +195,42 @@ export function snapshotProblem(snap: unknown): string | undefined {
     if (nestingProblem(m, LIMITS.managementDepth, Infinity) === "deep") {
       return `management: must nest at most ${LIMITS.managementDepth} levels deep`;
     }
-    for (const k of ["databases", "backups", "teams", "indexes"]) {
+    for (const k of [
+      "databases",
+      "backups",
+      "teams",
+      "indexes",
+      "searchIndexes",
+      "qstashUsers",
+      "auditLogs",
+    ]) {
       if (m[k] !== undefined && !(Array.isArray(m[k]) && (m[k] as unknown[]).every(isObj))) {
         return `management.${k}: must be an array of objects`;
+      }
+    }
+    const owned = (k: string, strings: readonly string[]): string | undefined => {
+      const list = (m[k] as Record<string, unknown>[] | undefined) ?? [];
+      for (let i = 0; i < list.length; i++) {
+        const item = list[i] as Record<string, unknown>;
+        const record = item["record"];
+        if (typeof item["owner"] !== "string" || !isObj(record)) {
+          return `management.${k}[${i}]: must be { owner: string, record: object }`;
+        }
+        for (const f of strings) {
+          if (typeof record[f] !== "string")
+            return `management.${k}[${i}].record.${f}: must be a string`;
+        }
+      }
+      return undefined;
+    };
+    const problem =
+      owned("searchIndexes", ["id"]) ?? owned("qstashUsers", ["id", "token", "read_only_token"]);
+    if (problem) return problem;
+    const audit = (m["auditLogs"] as Record<string, unknown>[] | undefined) ?? [];
+    for (let i = 0; i < audit.length; i++) {
+      const e = audit[i] as Record<string, unknown>;
+      if (typeof e["customer_id"] !== "string" || !Number.isFinite(e["timestamp"])) {
+        return `management.auditLogs[${i}]: must have a string customer_id and a numeric timestamp`;
       }
     }
   }

@@ -1,25 +1,27 @@
-// State and business rules of the management API: databases, backups, teams and vector indexes,
-// each owned by an account (its e-mail) or a team, visible only to that account or the team's members.
+// State and business rules of the management API: databases, backups, teams and vector indexes here,
+// search indexes and QStash users in their own modules, each owned by an account (its e-mail) or a
+// team, visible only to that account or the team's members; every successful write is audited.
 import { randomBytes, randomUUID } from "node:crypto";
-import { valueSets } from "../generated/operations.js";
-import { prng } from "./log-generator.js";
+import { operations, valueSets } from "../generated/operations.js";
+import { AuditLog, type AuditEntry, type Touched } from "./audit-log.js";
+import { HttpError } from "./http-error.js";
+import { QStashUsers, type QStashSnapshot } from "./qstash-state.js";
+import {
+  asObj,
+  hostName,
+  now,
+  str,
+  token,
+  type Account,
+  type Handlers,
+  type OperationInput,
+  type ResourceAccess,
+} from "./resource.js";
+import { SearchIndexes, type SearchSnapshot } from "./search-state.js";
+import { databaseStats, globalStats, indexStats, indexTotals, throughputVector } from "./stats.js";
 
-/** A management account: HTTP Basic user (e-mail) and password (API key). */
-export interface Account {
-  readonly email: string;
-  readonly apiKey: string;
-}
-
-/** An error with an HTTP status and the message of its `{ "error" }` body. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
+export { HttpError };
+export type { Account, OperationInput };
 
 type Role = "owner" | "admin" | "dev" | "finance";
 
@@ -82,49 +84,20 @@ export interface ManagementSnapshot {
   backups: BackupRecord[];
   teams: TeamRecord[];
   indexes: { owner: string; record: IndexRecord }[];
+  /** Search indexes (absent in snapshots of earlier versions: none). */
+  searchIndexes?: SearchSnapshot;
+  /** QStash users (absent in snapshots of earlier versions: the users of the start). */
+  qstashUsers?: QStashSnapshot;
+  /** The audit log (absent in snapshots of earlier versions: empty). */
+  auditLogs?: AuditEntry[];
 }
 
-/** What a handler gets: the caller, the validated path, query and body. */
-export interface OperationInput {
-  readonly account: Account;
-  readonly params: Readonly<Record<string, string>>;
-  readonly query: Readonly<Record<string, unknown>>;
-  readonly body: unknown;
-}
-
-const now = (): number => Math.floor(Date.now() / 1000);
-const token = (bytes = 24): string => randomBytes(bytes).toString("base64url");
-const ADJECTIVES = [
-  "brave",
-  "calm",
-  "eager",
-  "fancy",
-  "gentle",
-  "happy",
-  "lively",
-  "proud",
-  "quick",
-  "witty",
-];
-const ANIMALS = [
-  "otter",
-  "falcon",
-  "lynx",
-  "panda",
-  "heron",
-  "koala",
-  "marten",
-  "gecko",
-  "bison",
-  "crane",
-];
-const hostName = (): string => {
-  const b = randomBytes(3);
-  return `${ADJECTIVES[(b[0] ?? 0) % ADJECTIVES.length]}-${ANIMALS[(b[1] ?? 0) % ANIMALS.length]}-${10000 + (((b[2] ?? 0) * 131) % 89999)}`;
-};
-const asObj = (v: unknown): Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
+/** Management operations that change state: each successful one adds an audit entry. */
+const WRITES = new Set(
+  operations
+    .filter((op) => op.api === "management" && op.method !== "GET")
+    .map((op) => op.operationId),
+);
 
 /** Values the spec lists for a schema (`x-extensible-enum`, else `enum`): the ones the emulator knows. */
 function known(schema: string): readonly string[] {
@@ -151,16 +124,48 @@ export class ManagementState {
   private backups = new Map<string, BackupRecord>();
   private teams = new Map<string, TeamRecord>();
   private indexes = new Map<string, { owner: string; record: IndexRecord }>();
+  private readonly audit = new AuditLog();
+  /** What the running write touched (for its audit entry). */
+  private touched: Touched | undefined;
+
+  /** The one rights check, shared with the resource modules. */
+  private readonly access: ResourceAccess = {
+    canUse: (owner, account) => this.canUse(owner, account),
+    allow: (owner, account, what, action) => this.allow(owner, account, what, action),
+    destination: (target, account, field) => this.destination(target, account, field),
+    isTeam: (id) => this.teams.has(id),
+    touch: (owner, entity) => {
+      this.touched ??= { owner: owner ?? "", entities: [] };
+      if (this.touched.owner === "" && owner !== undefined) this.touched.owner = owner;
+      if (this.touched.entities.length < 3) this.touched.entities.push(entity);
+    },
+  };
+  private readonly search = new SearchIndexes(this.access);
+  /** QStash users: every account starts with one per region; their tokens open the logs API. */
+  readonly qstash: QStashUsers;
+
+  /** Every operation's handler: this module's, the search indexes' and the QStash users'. */
+  private readonly all: Handlers;
+
+  constructor(accounts: readonly Account[] = []) {
+    this.qstash = new QStashUsers(this.access, accounts);
+    this.all = { ...this.handlers, ...this.search.handlers, ...this.qstash.handlers };
+  }
 
   // --- state -------------------------------------------------------------------------------------
 
   snapshot(): ManagementSnapshot {
-    return structuredClone({
-      databases: [...this.databases.values()],
-      backups: [...this.backups.values()],
-      teams: [...this.teams.values()],
-      indexes: [...this.indexes.values()],
-    });
+    return {
+      ...structuredClone({
+        databases: [...this.databases.values()],
+        backups: [...this.backups.values()],
+        teams: [...this.teams.values()],
+        indexes: [...this.indexes.values()],
+      }),
+      searchIndexes: this.search.snapshot(),
+      qstashUsers: this.qstash.snapshot(),
+      auditLogs: this.audit.snapshot(),
+    };
   }
 
   restore(snap: ManagementSnapshot): void {
@@ -169,6 +174,10 @@ export class ManagementState {
     this.backups = new Map((s.backups ?? []).map((b) => [b.backup_id, b]));
     this.teams = new Map((s.teams ?? []).map((t) => [t.team_id, t]));
     this.indexes = new Map((s.indexes ?? []).map((i) => [i.record.id, i]));
+    this.search.restore(s.searchIndexes ?? []);
+    if (s.qstashUsers) this.qstash.restore(s.qstashUsers);
+    else this.qstash.reset();
+    this.audit.restore(s.auditLogs ?? []);
   }
 
   reset(): void {
@@ -214,6 +223,7 @@ export class ManagementState {
     // Another account's database answers exactly like a missing one.
     if (!db) throw new HttpError(404, `database ${id} not found`);
     this.allow(db.owner, account, `database ${id}`, action);
+    this.access.touch(db.owner, id);
     return db.record;
   }
 
@@ -221,6 +231,8 @@ export class ManagementState {
     const team = this.teams.get(id);
     if (!team || this.role(team, account.email) === undefined)
       throw new HttpError(404, `team ${id} not found`);
+    // Changes to the team itself are logged under the caller (a deleted team's entries go with it).
+    this.access.touch(undefined, id);
     return team;
   }
 
@@ -228,6 +240,7 @@ export class ManagementState {
     const idx = this.indexes.get(id);
     if (!idx) throw new HttpError(404, `vector index ${id} not found`);
     this.allow(idx.owner, account, `vector index ${id}`, action);
+    this.access.touch(idx.owner, id);
     return idx.record;
   }
 
@@ -259,15 +272,38 @@ export class ManagementState {
 
   // --- operations, by operationId ------------------------------------------------------------------
 
-  /** Runs one operation; returns the JSON body of the 200 answer. */
+  /** Runs one operation; returns the JSON body of the 200 answer. A successful write is audited. */
   run(operationId: string, input: OperationInput): unknown {
-    const handler = this.handlers[operationId];
+    const handler = this.all[operationId];
     if (!handler)
       throw new HttpError(404, `operation ${operationId} is not implemented by the emulator`);
-    return handler(input);
+    this.touched = undefined;
+    const out = handler(input);
+    if (WRITES.has(operationId)) {
+      const touched = this.touched as Touched | undefined;
+      // A team's resource is logged under the team; anything else (a deleted team included) under the caller.
+      const team = touched !== undefined && this.teams.has(touched.owner);
+      this.audit.record({
+        operationId,
+        owner: team ? (touched?.owner as string) : input.account.email,
+        actor: input.account.email,
+        entities: touched?.entities ?? [],
+        ip: input.ip ?? "127.0.0.1",
+      });
+    }
+    this.touched = undefined;
+    return out;
   }
 
-  private readonly handlers: Record<string, (input: OperationInput) => unknown> = {
+  /** Owners whose audit entries the caller reads: its own, and teams it owns or administers. */
+  private auditOwners(account: Account): string[] {
+    const teams = [...this.teams.values()]
+      .filter((t) => CAN.members.includes(this.role(t, account.email) as Role))
+      .map((t) => t.team_id);
+    return [account.email, ...teams];
+  }
+
+  private readonly handlers: Handlers = {
     createDatabase: ({ account, body }) => this.createDatabase(account, asObj(body)),
     getDatabase: ({ account, params, query }) => {
       const db = this.database(str(params["id"]), account, "read it");
@@ -285,7 +321,31 @@ export class ManagementState {
         .filter((d) => this.canUse(d.owner, account))
         .map((d) => d.record),
     getDatabaseStats: ({ account, params }) =>
-      stats(this.database(str(params["id"]), account, "read its statistics")),
+      databaseStats(this.database(str(params["id"]), account, "read its statistics").database_id),
+    changePlan: ({ account, params, body }) => {
+      const db = this.database(str(params["id"]), account, "change its plan");
+      const b = asObj(body);
+      if (b["database_id"] !== undefined && b["database_id"] !== db.database_id) {
+        throw new HttpError(
+          400,
+          `database_id: repeats the path's id when given (${db.database_id}), not ${str(b["database_id"])}`,
+        );
+      }
+      const plan = str(b["plan_name"]);
+      checkKnown("plan_name", plan, "DatabasePlan");
+      Object.assign(db, planFields(plan), { last_plan_upgrade_time: now() });
+      if (typeof b["auto_upgrade"] === "boolean") db.auto_upgrade = b["auto_upgrade"];
+      if (typeof b["prod_pack_enabled"] === "boolean")
+        db["prod_pack_enabled"] = b["prod_pack_enabled"];
+      return "OK";
+    },
+    updateBudget: ({ account, params, body }) => {
+      // The unit is unconfirmed (dollars on create, cents in the official CLI): stored as given.
+      this.database(str(params["id"]), account, "change its budget")["budget"] =
+        asObj(body)["budget"];
+      return "OK";
+    },
+    listAuditLogs: ({ account }) => this.audit.list(this.auditOwners(account)),
     renameDatabase: ({ account, params, body }) => {
       const db = this.database(str(params["id"]), account, "rename it");
       db.database_name = str(asObj(body)["name"]);
@@ -368,6 +428,7 @@ export class ManagementState {
         internal_backup_tag: `backup-${randomBytes(6).toString("hex")}`,
       };
       this.backups.set(backup.backup_id, backup);
+      this.access.touch(undefined, backup.backup_id);
       return "OK";
     },
     deleteBackup: ({ account, params }) => {
@@ -411,20 +472,25 @@ export class ManagementState {
         members: [[account.email, "owner"]],
       };
       this.teams.set(team.team_id, team);
+      this.access.touch(undefined, team.team_id);
       return { team_id: team.team_id, team_name: team.team_name, copy_cc: team.copy_cc };
     },
     deleteTeam: ({ account, params }) => {
       const team = this.team(str(params["id"]), account);
       this.require(team, account, "deleteTeam");
-      const dbs = [...this.databases.values()].filter((d) => d.owner === team.team_id).length;
-      const idx = [...this.indexes.values()].filter((d) => d.owner === team.team_id).length;
-      if (dbs + idx > 0) {
+      const id = team.team_id;
+      const dbs = [...this.databases.values()].filter((d) => d.owner === id).length;
+      const idx = [...this.indexes.values()].filter((d) => d.owner === id).length;
+      const search = this.search.ownedBy(id);
+      const qstash = this.qstash.ownedBy(id);
+      if (dbs + idx + search + qstash > 0) {
         throw new HttpError(
           400,
-          `team ${team.team_id} still owns ${dbs} database(s) and ${idx} vector index(es); move or delete them first`,
+          `team ${id} still owns ${dbs} database(s), ${idx} vector index(es), ${search} search index(es) and ${qstash} QStash user(s); move or delete them first`,
         );
       }
-      this.teams.delete(team.team_id);
+      this.teams.delete(id);
+      this.audit.forget(id);
       return "OK";
     },
     listTeams: ({ account }) =>
@@ -472,10 +538,17 @@ export class ManagementState {
       team.members = team.members.filter(([e]) => e !== email);
       return "OK";
     },
-    createVectorIndex: ({ account, body }) => this.createIndex(account, asObj(body)),
-    listVectorIndexes: ({ account }) =>
-      [...this.indexes.values()].filter((i) => this.canUse(i.owner, account)).map((i) => i.record),
-    getVectorIndex: ({ account, params }) => this.index(str(params["id"]), account, "read it"),
+    createVectorIndex: ({ account, body }) =>
+      withThroughput(this.createIndex(account, asObj(body))),
+    listVectorIndexes: ({ account }) => this.visibleIndexes(account).map(withThroughput),
+    getVectorIndex: ({ account, params }) =>
+      withThroughput(this.index(str(params["id"]), account, "read it")),
+    getGlobalVectorStats: ({ account }) =>
+      globalStats(this.visibleIndexes(account).map((i) => indexTotals(i.id, dimensions(i)))),
+    getVectorIndexStats: ({ account, params, query }) => {
+      const idx = this.index(str(params["id"]), account, "read its statistics");
+      return indexStats(idx.id, query["period"], dimensions(idx));
+    },
     deleteVectorIndex: ({ account, params }) => {
       this.indexes.delete(this.index(str(params["id"]), account, "delete it").id);
       return "OK";
@@ -571,7 +644,6 @@ export class ManagementState {
     const record: DatabaseRecord = {
       database_id: randomUUID(),
       database_name: name,
-      database_type: plan === "free" ? "Free" : plan === "payg" ? "Pay as You Go" : "Fixed",
       platform,
       region,
       port: 6379,
@@ -588,22 +660,47 @@ export class ManagementState {
       eviction: b["eviction"] === true,
       auto_upgrade: false,
       consistent: false,
-      // The record's `type` is the plan family: fixed plans show as `paid`.
-      type: plan === "free" || plan === "payg" ? plan : "paid",
       budget: typeof b["budget"] === "number" ? b["budget"] : 360,
       daily_backup_enabled: false,
       prod_pack_enabled: false,
       db_acl_enabled: "false",
       db_max_clients: 1000,
       db_max_request_size: 10_485_760,
-      db_disk_threshold: 107_374_182_400,
       db_max_entry_size: 104_857_600,
-      db_memory_threshold: 3_221_225_472,
       db_max_commands_per_second: 1000,
       db_request_limit: 100_000_000_000,
+      primary_members: [region === "global" ? String(primary) : region],
+      all_members: region === "global" ? [String(primary), ...reads] : [region],
+      db_type: "pebble",
+      // Nanoseconds, as the service sends them.
+      db_conn_idle_timeout: 21_600_000_000_000,
+      db_lua_timeout: 250_000_000,
+      db_store_max_idle: 900_000_000_000,
+      db_lua_credits_per_min: 10_000_000_000,
+      db_max_loads_per_sec: 1_000_000,
+      // Strings holding "true"/"false", unlike the other flags.
+      db_acl_default_user_status: "true",
+      prometheus_enabled: "false",
+      customer_id: account.email,
+      securityAddons: {
+        ipWhitelisting: false,
+        vpcPeering: false,
+        privateLink: false,
+        tlsMutualAuth: false,
+        encryptionAtRest: false,
+      },
+      ...planFields(plan),
+      last_plan_upgrade_time: now(),
     };
     this.databases.set(record.database_id, { owner: account.email, record });
+    this.access.touch(account.email, record.database_id);
     return record;
+  }
+
+  private visibleIndexes(account: Account): IndexRecord[] {
+    return [...this.indexes.values()]
+      .filter((i) => this.canUse(i.owner, account))
+      .map((i) => i.record);
   }
 
   private createIndex(account: Account, b: Record<string, unknown>): IndexRecord {
@@ -651,6 +748,7 @@ export class ManagementState {
       index_type: indexType,
     };
     this.indexes.set(record.id, { owner: account.email, record });
+    this.access.touch(account.email, record.id);
     return record;
   }
 }
@@ -677,49 +775,41 @@ function planLimits(type: string): Record<string, number> {
     max_monthly_bandwidth: paid ? -1 : 50_000_000_000,
     max_writes_per_second: paid ? 1000 : 1000,
     max_query_per_second: paid ? 1000 : 1000,
+    max_reads_per_request: paid ? 1000 : 1000,
+    max_writes_per_request: paid ? 1000 : 1000,
+    max_total_metadata_size: paid ? 50_000_000_000 : 1_000_000_000,
   };
 }
 
-/** Plausible statistics, stable for a database (seeded by its id) and anchored at the current hour. */
-function stats(db: DatabaseRecord): Record<string, unknown> {
-  let h = 2166136261;
-  for (const c of db.database_id) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
-  const rng = prng(h);
-  const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
-  const text = (ms: number): string =>
-    new Date(ms).toISOString().replace("T", " ").replace("Z", " +0000 UTC");
-  const series = (
-    base: number,
-    spread: number,
-    points = 24,
-    stepMs = 3_600_000,
-  ): { x: string; y: number }[] =>
-    Array.from({ length: points }, (_, i) => ({
-      x: text(hour - (points - 1 - i) * stepMs),
-      y: Math.max(0, Math.round((base + (rng() - 0.5) * spread) * 100) / 100),
-    }));
-  const daily = series(40_000, 30_000, 7, 86_400_000).map((p) => ({ ...p, y: Math.round(p.y) }));
-  const keys = 1000 + Math.floor(rng() * 100_000);
+/** Disk size of each fixed plan, bytes. */
+const FIXED_SIZES: Record<string, [bytes: number, size: string]> = {
+  fixed_250mb: [262_144_000, "S"],
+  fixed_1gb: [1_073_741_824, "S"],
+  fixed_5gb: [5_368_709_120, "M"],
+  fixed_10gb: [10_737_418_240, "L"],
+  fixed_50gb: [53_687_091_200, "XL"],
+  fixed_100gb: [107_374_182_400, "XXL"],
+  fixed_500gb: [536_870_912_000, "3XL"],
+};
+
+/** The fields of a database that follow its plan (on create and on changePlan). */
+function planFields(plan: string): Record<string, unknown> {
+  const fixed = FIXED_SIZES[plan];
   return {
-    throughput: series(120, 80),
-    latencymean: series(0.4, 0.3),
-    keyspace: series(keys, keys * 0.05).map((p) => ({ ...p, y: Math.round(p.y) })),
-    connection_count: series(12, 10).map((p) => ({ ...p, y: Math.round(p.y) })),
-    hits: series(90, 60),
-    misses: series(10, 8),
-    read: series(80, 50),
-    write: series(40, 30),
-    dailyrequests: daily,
-    diskusage: series(keys * 180, keys * 10).map((p) => ({ ...p, y: Math.round(p.y) })),
-    total_monthly_requests: daily.reduce((s, p) => s + p.y, 0) * 4,
-    total_monthly_billing:
-      Math.round(daily.reduce((s, p) => s + p.y, 0) * 4 * 0.000002 * 100) / 100,
-    current_storage: keys * 180,
-    days: Array.from({ length: 7 }, (_, i) =>
-      new Date(hour - (6 - i) * 86_400_000).toLocaleDateString("en-US", {
-        weekday: "long",
-        timeZone: "UTC",
-      }),
-    ),
+    // The record's `type` is the plan family: fixed plans show as `paid`.
+    type: plan === "free" || plan === "payg" ? plan : "paid",
+    database_type: plan === "free" ? "Free" : plan === "payg" ? "Pay as You Go" : "Fixed",
+    db_resource_size: fixed?.[1] ?? "S",
+    db_disk_threshold: fixed?.[0] ?? (plan === "free" ? 268_435_456 : 107_374_182_400),
+    db_memory_threshold: fixed?.[0] ?? (plan === "free" ? 268_435_456 : 3_221_225_472),
   };
 }
+
+const dimensions = (idx: IndexRecord): number =>
+  typeof idx["dimension_count"] === "number" ? idx["dimension_count"] : 384;
+
+/** An index as answered: `throughput_vector` (requests per minute, the last hour) is computed. */
+const withThroughput = (idx: IndexRecord): IndexRecord => ({
+  ...idx,
+  throughput_vector: throughputVector(idx.id),
+});

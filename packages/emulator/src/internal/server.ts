@@ -190,6 +190,9 @@ const LOGS_HANDLERS: Record<
   listEvents: cachedListing(listLogs),
 };
 
+/** The caller of an operation without authentication: owns nothing, sees nothing. */
+const ANONYMOUS: Account = { email: "", apiKey: "" };
+
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 /** Handles one request end to end. */
@@ -228,6 +231,7 @@ export async function handleRequest(
       method,
       path,
       route.kind === "match" ? route.op.operationId : undefined,
+      route.kind === "match" ? route.op.path : undefined,
     );
     if (fault && (await applyFault(fault, req, res))) return;
 
@@ -251,7 +255,7 @@ export async function handleRequest(
     const auth = ctx.auth();
     const account = op.auth === "basic" ? auth.basic(req.headers.authorization) : undefined;
     if (op.auth === "bearer") {
-      auth.bearer(req.headers.authorization);
+      auth.bearer(req.headers.authorization, (t) => ctx.management.qstash.accepts(t));
       if (ctx.rateLimits.enabled) {
         // Every later answer of this request (a 400 too) carries the rate-limit headers.
         const limited = ctx.rateLimits.take(req.headers.authorization ?? "");
@@ -262,7 +266,8 @@ export async function handleRequest(
 
     const body = op.body ? parseJson(raw) : undefined;
     const checked = checkRequest(op, search, route.params, body);
-    dispatch(ctx, op, res, { params: route.params, ...checked, account });
+    const ip = (req.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
+    dispatch(ctx, op, res, { params: route.params, ...checked, account, ip });
   } catch (e) {
     if (e instanceof ValidationError) return sendError(res, 400, e.message);
     if (e instanceof HttpError) {
@@ -292,12 +297,15 @@ function dispatch(
     query: Record<string, unknown>;
     body: unknown;
     account: Account | undefined;
+    ip: string;
   },
 ): void {
   const logsHandler = LOGS_HANDLERS[op.operationId];
   if (logsHandler) return sendJson(res, 200, logsHandler(ctx, input.query), {}, true);
-  if (!input.account)
+  if (!input.account && op.auth !== "none")
     throw new HttpError(401, "authorization: HTTP Basic credentials are required");
-  const out = ctx.management.run(op.operationId, { ...input, account: input.account });
+  // An operation without authentication (the QStash IPv4 list) runs for a caller who owns nothing.
+  const account = input.account ?? ANONYMOUS;
+  const out = ctx.management.run(op.operationId, { ...input, account });
   sendJson(res, 200, out);
 }

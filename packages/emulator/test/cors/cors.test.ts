@@ -38,6 +38,9 @@ describe("preflight", () => {
     ["POST", "/v2/redis/database"],
     ["DELETE", "/v2/redis/database/some-id"],
     ["PATCH", "/v2/anything"],
+    ["POST", "/v2/search"],
+    ["PATCH", "/v2/qstash/update-budget/some-id"],
+    ["GET", "/auditlogs"],
   ])("answers %s %s with 204 and the allowed methods and headers", async (method, path) => {
     const a = await send(emu.url, path, {
       method: "OPTIONS",
@@ -85,6 +88,8 @@ describe("every answer carries the CORS headers", () => {
     ["400 (invalid query)", "/v2/logs?count=x", bearer, 400],
     ["404 (no such path)", "/v2/nope", bearer, 404],
     ["401 (management without Basic)", "/v2/redis/databases", { origin: PAGE }, 401],
+    ["401 (a QStash user without Basic)", "/v2/qstash/users", { origin: PAGE }, 401],
+    ["200 (the QStash IPv4 list, open)", "/v2/qstash/ipv4", { origin: PAGE }, 200],
   ])("on %s", async (_name, path, headers, status) => {
     const a = await send(emu.url, path, { headers: { origin: PAGE, ...headers } });
     expect(a.status).toBe(status);

@@ -39,6 +39,15 @@ describe("programmatic faults", () => {
     ],
     ["a prefix", { path: "/v2/vector/*" }, "/v2/vector/index", "/v2/redis/databases"],
     ["an operationId", { operationId: "listTeams" }, "/v2/teams", "/v2/redis/databases"],
+    // A literal segment beside a template is another operation.
+    [
+      "a template beside a literal",
+      { path: "/v2/search/{id}" },
+      "/v2/search/x",
+      "/v2/search/stats",
+    ],
+    ["a new operation", { operationId: "listQStashUsers" }, "/v2/qstash/users", "/v2/search"],
+    ["the audit log", { path: "/auditlogs" }, "/auditlogs", "/v2/search/stats"],
     ["a method", { method: "delete" }, "/v2/team/x", "/v2/teams"],
   ])("matches %s", async (_n, rule, hit, miss) => {
     emu.faults.add({ ...rule, status: 503, times: "always" });

@@ -26,6 +26,8 @@ let team: string;
 let db: string;
 let backup: string;
 let index: string;
+let search: string;
+let qstash: string;
 beforeEach(async () => {
   emu.reset();
   team = String(
@@ -80,6 +82,29 @@ beforeEach(async () => {
   ok(
     await mgmt(emu, "POST", `/v2/vector/index/${index}/transfer`, { target_account: team }, OWNER),
   );
+  search = String(
+    ok(
+      await mgmt(
+        emu,
+        "POST",
+        "/v2/search",
+        { name: "s", region: "eu-west-1", type: "free" },
+        OWNER,
+      ),
+    )["id"],
+  );
+  ok(await mgmt(emu, "POST", `/v2/search/${search}/transfer`, { target_account: team }, OWNER));
+  const users = ok(await mgmt(emu, "GET", "/v2/qstash/users", undefined, OWNER));
+  qstash = String((users as unknown as Record<string, unknown>[])[0]!["id"]);
+  ok(
+    await mgmt(
+      emu,
+      "POST",
+      "/v2/qstash/move-to-team",
+      { qstash_id: qstash, target_team_id: team },
+      OWNER,
+    ),
+  );
 });
 
 /** Every operation on a team resource: [name, method, path, body]. */
@@ -122,7 +147,34 @@ const TEAM_RESOURCE_OPERATIONS = (): [string, string, string, unknown?][] => [
     `/v2/vector/index/${index}/transfer`,
     { target_account: FINANCE.email },
   ],
+  ["getVectorIndexStats", "GET", `/v2/vector/index/${index}/stats`],
   ["deleteVectorIndex", "DELETE", `/v2/vector/index/${index}`],
+  ["changePlan", "POST", `/v2/redis/${db}/change-plan`, { plan_name: "free" }],
+  ["updateBudget", "PATCH", `/v2/redis/update-budget/${db}`, { budget: 1 }],
+  ["getSearchIndex", "GET", `/v2/search/${search}`],
+  ["getSearchIndexStats", "GET", `/v2/search/${search}/stats`],
+  ["renameSearchIndex", "POST", `/v2/search/${search}/rename`, { name: "mine" }],
+  ["resetSearchPassword", "POST", `/v2/search/${search}/reset-password`],
+  [
+    "transferSearchIndex (to another team)",
+    "POST",
+    `/v2/search/${search}/transfer`,
+    { target_account: team },
+  ],
+  ["deleteSearchIndex", "DELETE", `/v2/search/${search}`],
+  ["getQStashUser", "GET", `/v2/qstash/user/${qstash}`],
+  ["getQStashStats", "GET", `/v2/qstash/stats/${qstash}`],
+  ["resetQStashToken", "POST", `/v2/qstash/rotate-token/${qstash}`],
+  ["setQStashPlan", "POST", `/v2/qstash/set-plan/${qstash}`, { plan_name: "paid" }],
+  ["updateQStashBudget", "PATCH", `/v2/qstash/update-budget/${qstash}`, { budget: 20 }],
+  ["enableQStashProdPack", "POST", `/v2/qstash/enable-prodpack/${qstash}`],
+  ["disableQStashProdPack", "POST", `/v2/qstash/disable-prodpack/${qstash}`],
+  [
+    "moveQStashToTeam (out to a personal account)",
+    "POST",
+    "/v2/qstash/move-to-team",
+    { qstash_id: qstash, target_team_id: FINANCE.email },
+  ],
 ];
 
 /** The owner still sees the team's database (same name and password), backup and index. */
@@ -136,6 +188,10 @@ async function ownerStillHasEverything(before: Record<string, unknown>): Promise
   expect(idx).toMatchObject({ name: "i", customer_id: team, type: "payg" });
   expect(ok(await mgmt(emu, "GET", "/v2/redis/databases", undefined, OWNER))).toHaveLength(1);
   expect(ok(await mgmt(emu, "GET", "/v2/vector/index", undefined, OWNER))).toHaveLength(1);
+  const s = ok(await mgmt(emu, "GET", `/v2/search/${search}`, undefined, OWNER));
+  expect(s).toMatchObject({ name: "s", customer_id: team });
+  const q = ok(await mgmt(emu, "GET", `/v2/qstash/user/${qstash}`, undefined, OWNER));
+  expect(q).toMatchObject({ customer_id: team, type: "free", prod_pack_enabled: false });
 }
 
 describe("a finance member", () => {
@@ -183,6 +239,13 @@ describe("a finance member", () => {
     expect(ok(await mgmt(emu, "GET", `/v2/teams/${team}`, undefined, FINANCE))).toHaveLength(4);
     expect(ok(await mgmt(emu, "GET", "/v2/redis/databases", undefined, FINANCE))).toEqual([]);
     expect(ok(await mgmt(emu, "GET", "/v2/vector/index", undefined, FINANCE))).toEqual([]);
+    expect(ok(await mgmt(emu, "GET", "/v2/search", undefined, FINANCE))).toEqual([]);
+    // Its own QStash users only, not the team's.
+    const users = ok(await mgmt(emu, "GET", "/v2/qstash/users", undefined, FINANCE));
+    expect((users as unknown as Record<string, unknown>[]).map((u) => u["customer_id"])).toEqual([
+      FINANCE.email,
+      FINANCE.email,
+    ]);
   });
 });
 
@@ -194,6 +257,23 @@ describe("a dev member", () => {
       ok(await mgmt(emu, "GET", `/v2/redis/database/${db}`, undefined, OWNER))["database_name"],
     ).toBe("by-dev");
     ok(await mgmt(emu, "POST", `/v2/vector/index/${index}/setplan`, { target_plan: "fixed" }, DEV));
+    ok(await mgmt(emu, "POST", `/v2/search/${search}/rename`, { name: "by-dev" }, DEV));
+    ok(await mgmt(emu, "POST", `/v2/qstash/enable-prodpack/${qstash}`, undefined, DEV));
+    expect(ok(await mgmt(emu, "GET", "/v2/qstash/users", undefined, DEV))).toHaveLength(3);
+  });
+
+  it("does not read the team's audit log; the owner and an admin do, with the dev as actor", async () => {
+    ok(await mgmt(emu, "POST", `/v2/search/${search}/rename`, { name: "by-dev" }, DEV));
+    const rename = expect.objectContaining({
+      actor: DEV.email,
+      customer_id: team,
+      action_string: "Rename Search Index",
+      entity: search,
+    });
+    for (const who of [OWNER, ADMIN]) {
+      expect(ok(await mgmt(emu, "GET", "/auditlogs", undefined, who))).toContainEqual(rename);
+    }
+    expect(ok(await mgmt(emu, "GET", "/auditlogs", undefined, DEV))).not.toContainEqual(rename);
   });
 
   it.each<[string, string, () => unknown]>([
@@ -237,6 +317,20 @@ describe("team management", () => {
     }
     ok(await mgmt(emu, "DELETE", `/v2/redis/database/${db}`, undefined, OWNER));
     ok(await mgmt(emu, "DELETE", `/v2/vector/index/${index}`, undefined, OWNER));
+    ok(await mgmt(emu, "DELETE", `/v2/search/${search}`, undefined, OWNER));
+    // Still owns a QStash user: refused until it moves out.
+    const a = await mgmt(emu, "DELETE", `/v2/team/${team}`, undefined, OWNER);
+    expect(a.status, a.text).toBe(400);
+    expect(errorOf(a)).toMatch(/still owns .* 1 QStash user/);
+    ok(
+      await mgmt(
+        emu,
+        "POST",
+        "/v2/qstash/move-to-team",
+        { qstash_id: qstash, target_team_id: OWNER.email },
+        OWNER,
+      ),
+    );
     ok(await mgmt(emu, "DELETE", `/v2/team/${team}`, undefined, OWNER));
   });
 
