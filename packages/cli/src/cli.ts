@@ -3,19 +3,27 @@
 // export prints its resume cursor), a second one exits at once. Exit codes: see `ExitCode`.
 import { run } from "./index.js";
 
+// SIGTERM (what `timeout`, systemd, Kubernetes and CI send) stops it the same way, exit code 143.
 const controller = new AbortController();
 let interrupts = 0;
-process.on("SIGINT", () => {
-  interrupts += 1;
-  if (interrupts > 1) process.exit(130);
-  controller.abort();
-});
+let exitCode = 130;
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+] as const) {
+  process.on(signal, () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(code);
+    exitCode = code;
+    controller.abort();
+  });
+}
 
 // Output piped into a reader that stopped (`| head`): stop quietly, as other command-line tools do.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(controller.signal.aborted ? 130 : 0);
+  if (error.code === "EPIPE") process.exit(controller.signal.aborted ? exitCode : 0);
   throw error;
 });
 
 const code = await run(process.argv.slice(2), { signal: controller.signal });
-process.exitCode = code;
+process.exitCode = code === 130 ? exitCode : code;

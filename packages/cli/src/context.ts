@@ -5,6 +5,7 @@ import { createLogsClient, type LogsClient, type LogEvent } from "@api-clients/l
 import { createManagementClient, type ManagementClient } from "@api-clients/management-client";
 import { readValue } from "./operations.js";
 import { colorEnabled, colorsFor, type Colors } from "./output/colors.js";
+import { safeJson } from "./output/safe.js";
 
 /** The streams and environment a run uses (the process's by default). */
 export interface Io {
@@ -17,8 +18,12 @@ export interface Io {
 /** The options every command accepts (`api-clients --help`). */
 export interface GlobalOptions {
   token?: string;
+  /** `--token-file`: read into `token` before the command runs. */
+  tokenFile?: string;
   email?: string;
   apiKey?: string;
+  /** `--api-key-file`: read into `apiKey` before the command runs. */
+  apiKeyFile?: string;
   baseUrl?: string;
   maxRetries?: string;
   timeout?: string;
@@ -112,7 +117,7 @@ export class Context {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       logger: (event: LogEvent) => {
         for (const listener of this.listeners) listener(event);
-        if (this.options.verbose) this.err(this.errColors.dim(JSON.stringify(event)));
+        if (this.options.verbose) this.err(this.errColors.dim(safeJson(event)));
       },
     };
   }

@@ -1,5 +1,6 @@
 // The command tree (commander): global options, `logs`, `db`, `teams`, `vector` and `call`.
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { Command, Option } from "commander";
 import type { ListLogsParams } from "@api-clients/logs-client";
 import { callOperation, operationHelp } from "./call.js";
@@ -7,7 +8,7 @@ import { Context, UsageError, type GlobalOptions, type Io } from "./context.js";
 import { DEFAULT_CSV_COLUMNS, exportFormat, exportLogs } from "./logs/export.js";
 import { addFilterOptions, logFilterFlags, readFilters, type FilterFlag } from "./logs/filters.js";
 import { listLogs } from "./logs/list.js";
-import { tailLogs } from "./logs/tail.js";
+import { MAX_INTERVAL_SECONDS, tailLogs } from "./logs/tail.js";
 import { addManagementCommands } from "./management/commands.js";
 import { allOperations, collect, readValue } from "./operations.js";
 import { recordCalls } from "./output/trace.js";
@@ -34,11 +35,13 @@ const VERSION = (
 
 const ROOT_HELP = `
 Credentials (flags override the environment):
-  logs commands        QSTASH_TOKEN, or --token
+  logs commands        QSTASH_TOKEN, or --token, or --token-file <path>
   db, backups, teams, vector, search, qstash, audit-log
                        UPSTASH_EMAIL and UPSTASH_API_KEY, or --email and --api-key
+                       (or --api-key-file <path>)
   call                 whichever its API needs
-  Prefer the environment: flags are visible to other users in the process list.
+  Prefer the environment or a file (- reads stdin): flags are visible to other
+  users in the process list.
   Credentials are never printed, also not with --verbose.
 
 Exit codes:
@@ -95,6 +98,49 @@ const limitOf = (opts: Record<string, unknown>): number | undefined =>
     ? undefined
     : (readValue({ type: "integer", minimum: 1 }, opts["limit"] as string, "--limit") as number);
 
+/** `--interval` in milliseconds: positive, and at most what a timer can wait (else it fires at once). */
+function interval(raw: string): number {
+  const seconds = positiveNumber(raw, "--interval");
+  if (seconds > MAX_INTERVAL_SECONDS)
+    throw new UsageError(
+      `--interval: at most ${MAX_INTERVAL_SECONDS} seconds (about 24.8 days), got ${JSON.stringify(raw)}`,
+    );
+  return seconds * 1000;
+}
+
+/** A credential file's content without its final line break; `-` reads stdin to its end. */
+async function readSecret(path: string, flag: string, io: Io): Promise<string> {
+  let text: string;
+  try {
+    if (path === "-") {
+      text = "";
+      for await (const chunk of io.stdin) text += String(chunk);
+    } else text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read ${path}: ${(error as Error).message}`);
+  }
+  const secret = text.replace(/\r?\n$/, "");
+  if (secret === "" || /[\r\n]/.test(secret))
+    throw new UsageError(`${flag}: ${path} must hold the credential on one line`);
+  return secret;
+}
+
+/** `--token-file` and `--api-key-file` into `--token` and `--api-key` (never both forms). */
+async function readCredentialFiles(options: GlobalOptions, io: Io): Promise<void> {
+  if (options.tokenFile === "-" && options.apiKeyFile === "-")
+    throw new UsageError("--token-file, --api-key-file: only one of them can read stdin");
+  for (const [file, value, flag] of [
+    ["tokenFile", "token", "--token"],
+    ["apiKeyFile", "apiKey", "--api-key"],
+  ] as const) {
+    const path = options[file];
+    if (path === undefined) continue;
+    if (options[value] !== undefined)
+      throw new UsageError(`${flag}-file: give ${flag} or ${flag}-file, not both`);
+    options[value] = await readSecret(path, `${flag}-file`, io);
+  }
+}
+
 /** Builds the program; actions run with the {@link Context} made from the global options. */
 export function buildProgram(state: RunState): Command {
   const { io } = state;
@@ -103,8 +149,10 @@ export function buildProgram(state: RunState): Command {
     .version(VERSION, "--version", "print the version")
     .helpOption("-h, --help", "show help")
     .option("--token <token>", "logs API token (default: $QSTASH_TOKEN)")
+    .option("--token-file <path>", "read the logs API token from a file (- for stdin)")
     .option("--email <email>", "account e-mail for the management API (default: $UPSTASH_EMAIL)")
     .option("--api-key <key>", "management API key (default: $UPSTASH_API_KEY)")
+    .option("--api-key-file <path>", "read the management API key from a file (- for stdin)")
     .option("--base-url <url>", "base URL of the API, e.g. an emulator's http://127.0.0.1:8787")
     .option("--max-retries <n>", "retries after a failed attempt (default: 2)")
     .option("--timeout <ms>", "limit for each attempt, milliseconds (default: 30000)")
@@ -119,13 +167,19 @@ export function buildProgram(state: RunState): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(text.replace(/^error: /, "api-clients: ")),
+      // A mistyped flag's value is never printed back: it may be a credential (`--tokn=<secret>`).
+      outputError: (text, write) =>
+        write(
+          text.replace(/^error: /, "api-clients: ").replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'"),
+        ),
     })
     .addHelpText("after", ROOT_HELP);
 
-  program.hook("preAction", (_program, action) => {
+  program.hook("preAction", async (_program, action) => {
     state.command = action;
-    state.context = new Context(io, program.opts<GlobalOptions>(), state.signal);
+    const options = program.opts<GlobalOptions>();
+    await readCredentialFiles(options, io);
+    state.context = new Context(io, options, state.signal);
     if (program.opts<GlobalOptions>().trace) state.trace ??= recordCalls();
   });
   const ctx = (): Context => state.context as Context;
@@ -195,6 +249,10 @@ export function buildProgram(state: RunState): Command {
             .filter(Boolean)
         : [...DEFAULT_CSV_COLUMNS];
     if (columns.length === 0) throw new UsageError("--columns: name at least one column");
+    // A column is an entry's own field, never a member every object has (`constructor`, `__proto__`).
+    const inherited = columns.find((c) => c in Object.prototype);
+    if (inherited !== undefined)
+      throw new UsageError(`--columns: ${JSON.stringify(inherited)} is not a field of an entry`);
     const params = readFilters(opts, exportFlags, Date.now()) as ListLogsParams;
     await exportLogs(ctx(), params, {
       format: exportFormat(opts["format"] as string | undefined, out),
@@ -221,7 +279,7 @@ export function buildProgram(state: RunState): Command {
     const params = readFilters(opts, tailFlags, Date.now()) as ListLogsParams;
     await tailLogs(ctx(), params, {
       json: opts["json"] === true,
-      intervalMs: positiveNumber(opts["interval"] as string, "--interval") * 1000,
+      intervalMs: interval(opts["interval"] as string),
       lines: readValue(
         { type: "integer", minimum: 0 },
         opts["lines"] as string,

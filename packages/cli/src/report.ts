@@ -9,6 +9,7 @@ import { InterruptedError, UsageError } from "./context.js";
 import { colorEnabled, colorsFor } from "./output/colors.js";
 import { commandPath, usageLine, type RunState } from "./program.js";
 import { flagOf } from "./logs/filters.js";
+import { safeText } from "./output/safe.js";
 
 /** The exit codes of `api-clients`. */
 export const ExitCode = {
@@ -57,7 +58,7 @@ export function report(error: unknown, state: RunState): number {
     lines.push(colors.yellow("api-clients: interrupted"));
   } else if (error instanceof UsageError) {
     code = ExitCode.usage;
-    lines.push(`${colors.red("api-clients:")} ${error.message}`);
+    lines.push(`${colors.red("api-clients:")} ${safeText(error.message)}`);
     usage();
   } else if (error instanceof ValidationError) {
     code = ExitCode.usage;
@@ -66,36 +67,36 @@ export function report(error: unknown, state: RunState): number {
       state.fieldFlags.get(error.field) ??
       OPTION_FLAGS[error.field];
     const field = flag === undefined ? error.field : `${flag} (${error.field})`;
-    lines.push(`${colors.red("api-clients:")} invalid ${field}: ${error.rule}`);
+    lines.push(`${colors.red("api-clients:")} invalid ${safeText(field)}: ${safeText(error.rule)}`);
     usage();
   } else if (error instanceof ApiError) {
-    lines.push(`${colors.red("api-clients:")} ${error.message}`);
+    lines.push(`${colors.red("api-clients:")} ${safeText(error.message)}`);
     const attempts = attemptsOf(error);
     const facts = [
       `status ${error.status}`,
       attempts === undefined ? undefined : `${attempts} attempt${attempts === 1 ? "" : "s"}`,
-      error.requestId === undefined ? undefined : `request id ${error.requestId}`,
+      error.requestId === undefined ? undefined : `request id ${safeText(error.requestId)}`,
     ].filter(Boolean);
     lines.push(colors.dim(`  ${facts.join(" · ")}`));
   } else if (error instanceof ConnectionError) {
-    lines.push(`${colors.red("api-clients:")} ${error.message}`);
+    lines.push(`${colors.red("api-clients:")} ${safeText(error.message)}`);
     // The system error code under fetch's `TypeError: fetch failed`, e.g. ECONNREFUSED.
     const cause = error.cause instanceof Error ? error.cause : undefined;
     const code = (cause?.cause as { code?: unknown } | undefined)?.code;
     const attempts = attemptsOf(error);
     const facts = [
-      typeof code === "string" ? code : undefined,
+      typeof code === "string" ? safeText(code) : undefined,
       attempts === undefined ? undefined : `${attempts} attempt${attempts === 1 ? "" : "s"}`,
     ].filter(Boolean);
     if (facts.length > 0) lines.push(colors.dim(`  ${facts.join(" · ")}`));
   } else if (error instanceof ApiClientError || error instanceof Error) {
-    lines.push(`${colors.red("api-clients:")} ${error.message}`);
+    lines.push(`${colors.red("api-clients:")} ${safeText(error.message)}`);
   } else {
-    lines.push(`${colors.red("api-clients:")} ${String(error)}`);
+    lines.push(`${colors.red("api-clients:")} ${safeText(String(error))}`);
   }
-  if (ctx) for (const note of ctx.notes) lines.push(note);
+  if (ctx) for (const note of ctx.notes) lines.push(safeText(note));
   if (verbose && error instanceof Error && error.stack && code !== ExitCode.interrupted)
-    lines.push(colors.dim(error.stack));
+    lines.push(colors.dim(safeText(error.stack)));
   state.io.stderr.write(lines.map(redact).join("\n") + "\n");
   return code;
 }

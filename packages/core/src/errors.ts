@@ -34,6 +34,13 @@ const REQUEST_ID_HEADERS = [
  * try { await client.list() } catch (err) { if (err instanceof ApiClientError) console.error(err.message) }
  */
 export class ApiClientError extends Error {
+  /**
+   * `true` when a state-changing call failed after an earlier attempt whose outcome is unknown (a
+   * timeout, a reset connection or a 5xx) and was retried: the change may have been applied, so read
+   * the resource before repeating it. `false` otherwise.
+   */
+  maybeApplied = false;
+
   /** Brand-based `instanceof`, so errors from another copy of this package are recognised too. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (!Object.hasOwn(this, BRAND_KEY))
@@ -48,7 +55,11 @@ export class ApiClientError extends Error {
 
   /** Serialisable summary: name and message (subclasses add their fields, never credentials). */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message };
+    return {
+      name: this.name,
+      message: this.message,
+      ...(this.maybeApplied && { maybeApplied: true }),
+    };
   }
 }
 brand(ApiClientError, "ApiClientError");

@@ -152,7 +152,8 @@ export interface RateLimiter {
 export interface ClientOptions {
   /**
    * Base URL of the API, e.g. `https://qstash.upstash.io`. Must be `https` unless the host is loopback
-   * (`localhost`, `127.0.0.0/8`, `::1`) or {@link ClientOptions.allowInsecureHttp} is set.
+   * (`localhost`, `127.0.0.0/8`, `::1`) or {@link ClientOptions.allowInsecureHttp} is set. A trailing
+   * `/v2` (as in the management reference's `https://api.upstash.com/v2`) is dropped: the paths carry it.
    * @default the service's public URL
    */
   baseUrl?: string;

@@ -20,6 +20,9 @@ import { RequestLog, type RequestRecord } from "./internal/request-log.js";
 import { Router } from "./internal/router.js";
 import { handleRequest } from "./internal/server.js";
 
+/** How long a connection answered with a 400 for a malformed or timed-out request may linger. */
+const CLIENT_ERROR_LINGER_MS = 1_000;
+
 /** A management account the emulator accepts (HTTP Basic: e-mail as user, API key as password). */
 export interface EmulatorAccount {
   /** E-mail of the account (the Basic user name). */
@@ -317,6 +320,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       socket.end(
         `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
       );
+      // Destroyed at most CLIENT_ERROR_LINGER_MS later, whether or not the client reads the answer.
+      const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+      socket.once("close", () => clearTimeout(timer));
     } else socket.destroy();
   });
 

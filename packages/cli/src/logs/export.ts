@@ -1,11 +1,13 @@
 // `api-clients logs export`: every page to NDJSON or CSV, streamed page by page. A page is written
 // whole before its cursor becomes the resume point, so after Ctrl-C or a failure the file holds every
 // entry before the printed cursor exactly once.
-import { createWriteStream, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { open } from "node:fs/promises";
 import type { IterateLogsParams, LogEntry } from "@api-clients/logs-client";
 import { UsageError, type Context } from "../context.js";
 import { csvField, csvRow } from "../output/csv.js";
 import { count, Progress } from "../output/progress.js";
+import { safeJson, safeText } from "../output/safe.js";
 
 /** The CSV columns when `--columns` is not given: the documented fields of an entry. */
 export const DEFAULT_CSV_COLUMNS = [
@@ -53,21 +55,53 @@ export function exportFormat(
   return chosen;
 }
 
-type Sink = NodeJS.WritableStream;
+/** Where an export writes: stdout, or a file that never ends mid-entry. */
+interface Sink {
+  write(chunk: string): Promise<void>;
+  close(): Promise<void>;
+}
 
-/** Writes a chunk and waits only when the stream asks to (its buffer is full). */
-function write(sink: Sink, chunk: string): Promise<void> | undefined {
-  if (sink.write(chunk)) return undefined;
-  return new Promise((resolve, reject) => {
-    const done = (error?: unknown) => {
-      sink.off("drain", done);
-      sink.off("error", done);
-      if (error) reject(error);
-      else resolve();
-    };
-    sink.on("drain", done);
-    sink.on("error", done);
-  });
+/** Writes a chunk to stdout, waiting only when its buffer is full; a stream error rejects. */
+function stdoutSink(stream: NodeJS.WritableStream): Sink {
+  let failed: unknown;
+  stream.on("error", (error) => (failed ??= error));
+  return {
+    write: (chunk) =>
+      new Promise<void>((resolve, reject) => {
+        if (failed !== undefined) return reject(failed as Error);
+        const done = (error?: unknown) => {
+          stream.off("drain", done);
+          stream.off("error", done);
+          if (error !== undefined) reject(error as Error);
+          else resolve();
+        };
+        if (stream.write(chunk)) return resolve();
+        stream.on("drain", done);
+        stream.on("error", done);
+      }),
+    close: async () => {},
+  };
+}
+
+/**
+ * A file written page by page. A page that cannot be written whole (a full disk) is cut off again,
+ * so the file ends with the last whole page and the resume cursor starts right after it.
+ */
+async function fileSink(path: string, append: boolean): Promise<Sink> {
+  const handle = await open(path, append ? "a" : "w");
+  let size = (await handle.stat()).size;
+  return {
+    async write(chunk) {
+      try {
+        await handle.writeFile(chunk);
+        size += Buffer.byteLength(chunk);
+      } catch (error) {
+        await handle.truncate(size).catch(() => {});
+        throw error;
+      }
+    },
+    close: () => handle.close(),
+  };
 }
 
 function fileHasData(path: string): boolean {
@@ -76,6 +110,11 @@ function fileHasData(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A write failure: which file, why, in the system's words. */
+class OutputError extends Error {
+  override readonly name = "OutputError";
 }
 
 /** Runs the export; on interruption or failure, leaves the resume hint in `ctx.notes` and rethrows. */
@@ -98,33 +137,40 @@ export async function exportLogs(
     }
   }
   const logs = rateLimiter === undefined ? ctx.logs() : ctx.logsWith({ rateLimiter });
-  let sinkError: unknown;
   // Opened with the first page (or at the end of an empty export), so that an export that fails
   // before any entry (a bad filter, a 401) leaves an existing --out file untouched.
   let sink: Sink | undefined;
-  const open = (): Sink => {
-    if (sink) return sink;
-    const opened: Sink =
-      out === undefined
-        ? ctx.io.stdout
-        : createWriteStream(out, { flags: options.append ? "a" : "w" });
-    opened.on("error", (error) => (sinkError ??= error));
-    if (writeHeader) opened.write(columns.map(csvField).join(",") + "\r\n");
-    return (sink = opened);
+  const output = async (chunk: string): Promise<void> => {
+    try {
+      if (sink === undefined) {
+        sink = out === undefined ? stdoutSink(ctx.io.stdout) : await fileSink(out, options.append);
+        if (writeHeader) chunk = columns.map(csvField).join(",") + "\r\n" + chunk;
+      }
+      await sink.write(chunk);
+    } catch (error) {
+      throw new OutputError(
+        `cannot write ${out ?? "to stdout"}: ${(error as Error).message ?? String(error)}`,
+        { cause: error },
+      );
+    }
   };
+  // A TTY shows what it is sent: no server text reaches it as control characters.
+  const cell = out === undefined && ctx.io.stdout.isTTY === true ? safeText : (v: string) => v;
   const render =
     format === "csv"
       ? (events: LogEntry[]) => {
           let chunk = "";
           for (const entry of events) {
             const record = entry as Record<string, unknown>;
-            chunk += csvRow(columns.map((c) => record[c]));
+            chunk += cell(
+              csvRow(columns.map((c) => (Object.hasOwn(record, c) ? record[c] : undefined))),
+            );
           }
           return chunk;
         }
       : (events: LogEntry[]) => {
           let chunk = "";
-          for (const entry of events) chunk += JSON.stringify(entry) + "\n";
+          for (const entry of events) chunk += safeJson(entry) + "\n";
           return chunk;
         };
 
@@ -140,30 +186,26 @@ export async function exportLogs(
   let failure: unknown;
   try {
     for await (const page of logs.pages(params, { signal: ctx.signal })) {
-      const target = open();
-      if (sinkError) throw sinkError;
+      // The page is written (whole) before its cursor becomes the resume point; with --limit, only
+      // the entries the limit leaves room for.
       const room = options.limit === undefined ? Infinity : options.limit - counts.entries;
       const events = page.events.length > room ? page.events.slice(0, room) : page.events;
-      const pending = write(target, render(events));
+      await output(render(events));
       counts.entries += events.length;
       counts.pages += 1;
       resume = page.cursor;
       progress?.update(counts);
-      if (pending) await pending;
       if (counts.entries >= (options.limit ?? Infinity)) break;
     }
-    open();
+    await output("");
   } catch (error) {
     failure = error;
   }
-  const opened = sink;
-  if (opened !== undefined && opened !== ctx.io.stdout) {
-    await new Promise<void>((resolve) => {
-      opened.once("close", resolve);
-      opened.end();
-    });
+  try {
+    await sink?.close();
+  } catch (error) {
+    failure ??= error;
   }
-  failure ??= sinkError;
   await rateLimiter?.close();
   progress?.finish(counts);
   if (failure === undefined) return;

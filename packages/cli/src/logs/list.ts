@@ -2,6 +2,7 @@ import type { ListLogsParams, LogEntry } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
 import { renderTable } from "../output/table.js";
 import { entryColumns } from "./entry-table.js";
+import { safeJson, safeText } from "../output/safe.js";
 
 /**
  * `api-clients logs list`: one page, as a table or (`--json`) as the page the API returned. With
@@ -29,7 +30,7 @@ export async function listLogs(
     page = cursor === undefined ? { events } : { events, cursor };
   }
   if (json) {
-    ctx.out(JSON.stringify(page, null, 2) + "\n");
+    ctx.out(safeJson(page, 2) + "\n");
     return;
   }
   const { events, cursor } = page;
@@ -41,5 +42,6 @@ export async function listLogs(
         headerStyle: ctx.colors.bold,
       }),
     );
-  if (cursor !== undefined) ctx.err(ctx.errColors.dim(`More entries: add --cursor ${cursor}`));
+  if (cursor !== undefined)
+    ctx.err(ctx.errColors.dim(`More entries: add --cursor ${safeText(cursor)}`));
 }

@@ -31,6 +31,7 @@ import {
   teamColumns,
   vectorColumns,
 } from "./tables.js";
+import { safeJson, safeText } from "../output/safe.js";
 
 /** How a command prints a success. */
 type View = { list: Column<object>[]; empty: string } | "record" | "stats" | undefined;
@@ -324,7 +325,7 @@ function print(ctx: Context, view: View, result: unknown, opts: Record<string, u
   // An acknowledgement: the client resolves it to nothing (or to the text the service sent).
   if (result === undefined || typeof result === "string") {
     const text = typeof result === "string" && result !== "" ? result : "OK";
-    ctx.out(json ? JSON.stringify(text) + "\n" : text + "\n");
+    ctx.out(json ? safeJson(text) + "\n" : safeText(text) + "\n");
     return;
   }
   if (typeof view === "object") {
@@ -336,12 +337,12 @@ function print(ctx: Context, view: View, result: unknown, opts: Record<string, u
     return;
   }
   if (!json && Array.isArray(result) && result.every((v) => typeof v === "string")) {
-    ctx.out(result.map((v) => `${v}\n`).join(""));
+    ctx.out(result.map((v) => `${safeText(v)}\n`).join(""));
     return;
   }
   if (!json && typeof result === "object" && result !== null && !Array.isArray(result)) {
     printRecord(ctx, result, false, opts["showSecrets"] === true);
     return;
   }
-  ctx.out(JSON.stringify(result, null, 2) + "\n");
+  ctx.out(safeJson(result, 2) + "\n");
 }

@@ -9,6 +9,7 @@ import type {
 import type { Context } from "../context.js";
 import { localIso } from "../logs/entry-table.js";
 import { formatValue, renderRecord, renderTable, type Column } from "../output/table.js";
+import { safeJson } from "../output/safe.js";
 
 const get = (row: object, name: string): string =>
   formatValue((row as Record<string, unknown>)[name]);
@@ -131,7 +132,7 @@ export function printList<Row extends object>(
   empty: string,
 ): void {
   if (json) {
-    ctx.out(JSON.stringify(rows, null, 2) + "\n");
+    ctx.out(safeJson(rows, 2) + "\n");
     return;
   }
   if (rows.length === 0) {
@@ -151,7 +152,7 @@ export function printRecord(
   showSecrets: boolean,
 ): void {
   if (json) {
-    ctx.out(JSON.stringify(record, null, 2) + "\n");
+    ctx.out(safeJson(record, 2) + "\n");
     return;
   }
   const shown: Record<string, unknown> = {};
@@ -181,7 +182,7 @@ function series(value: unknown[]): string {
 /** Prints database statistics: scalars as they are, time series as their length and last point. */
 export function printStats(ctx: Context, stats: DatabaseStats, json: boolean): void {
   if (json) {
-    ctx.out(JSON.stringify(stats, null, 2) + "\n");
+    ctx.out(safeJson(stats, 2) + "\n");
     return;
   }
   const shown: Record<string, unknown> = {};

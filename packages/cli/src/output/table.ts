@@ -1,6 +1,8 @@
 // A borderless, aligned table (the `kubectl get` look): headers, two spaces between columns, cells cut
 // with "…" to fit the terminal's width. Colour is applied after padding, so escapes never skew widths.
 
+import { safeText } from "./safe.js";
+
 /** One column of a table. */
 export interface Column<Row> {
   header: string;
@@ -36,7 +38,7 @@ const width = (text: string): number => {
 
 /** A cell's text on one line. */
 export function oneLine(text: string): string {
-  return text.replace(/[\r\n\t]+/g, " ");
+  return safeText(text.replace(/[\r\n\t]+/g, " "));
 }
 
 function cut(text: string, max: number): string {

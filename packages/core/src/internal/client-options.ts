@@ -61,7 +61,9 @@ function validateBaseUrl(raw: unknown, allowInsecureHttp: boolean): string {
   } else if (url.protocol !== "https:") {
     throw new ValidationError("baseUrl", "must use https");
   }
-  return url.href.replace(/\/+$/, "");
+  // The specs' paths carry `/v2`: a base URL copied with it (`https://api.upstash.com/v2`) would send
+  // `/v2/v2/...`, so a trailing `/v2` is dropped.
+  return url.href.replace(/\/+$/, "").replace(/\/v2$/, "");
 }
 
 function validateMaxRetries(value: unknown): number {

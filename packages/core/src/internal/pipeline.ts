@@ -32,7 +32,12 @@ import {
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
 import { redactData, redactHeaders, redactUrl, secretRedactor, TOO_DEEP_NOTE } from "./redact.js";
 import { watchCall, type Watch } from "./tracing.js";
-import { isIdempotentMethod, retryDecision, type RetryDecision } from "./retry-policy.js";
+import {
+  isConnectionNotEstablished,
+  isIdempotentMethod,
+  retryDecision,
+  type RetryDecision,
+} from "./retry-policy.js";
 import { checkParams, checkValue, requireWellFormed, type OperationSpec } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
@@ -91,6 +96,18 @@ type CallRequest = Request & { timeoutMs?: unknown; maxRetries?: unknown; deadli
 interface Ergonomic {
   readonly warnings: readonly string[];
   watch?: Watch;
+}
+
+/**
+ * Marks the error of a retried state-changing call whose earlier attempt had an unknown outcome
+ * (timeout, reset connection, 5xx): `maybeApplied: true`, and a sentence in its message.
+ */
+function maybeApplied<E>(error: E, uncertain: boolean): E {
+  if (uncertain && error instanceof ApiClientError) {
+    error.maybeApplied = true;
+    error.message += " The change may have been applied (an earlier attempt's outcome is unknown).";
+  }
+  return error;
 }
 
 function describeCause(error: unknown): string {
@@ -354,6 +371,9 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
     const deadline = new Deadline(limits.deadlineMs);
     const gated = { method, url, signal: userSignal, deadline, watch };
+    // Whether an earlier attempt of a state-changing call may have been applied (timeout, reset, 5xx).
+    let uncertain = false;
+    const changesState = !/^(GET|HEAD|OPTIONS)$/.test(method);
 
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
@@ -431,10 +451,11 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
           const note = "note" in decision ? decision.note : undefined;
           const exchange = { method, url, attempts: attempt, redact };
           const final = finalResponse(response, bytes, exchange, note);
-          const error = BufferedResponse.exchangeOf(final)?.error;
+          const error = maybeApplied(BufferedResponse.exchangeOf(final)?.error, uncertain);
           watch.settle({ status: response.status, bytes: read.byteLength, error });
           return final;
         }
+        uncertain ||= changesState && response.status >= 500;
       } catch (error) {
         const failure = userSignal.aborted
           ? new AbortError(userSignal.reason)
@@ -478,9 +499,10 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
                 )
               : failure;
         if (!decision.retry || thrown !== failure) {
-          watch.settle({ status: response?.status, error: thrown });
+          watch.settle({ status: response?.status, error: maybeApplied(thrown, uncertain) });
           throw thrown;
         }
+        uncertain ||= changesState && !isConnectionNotEstablished(failure);
       } finally {
         clearTimeout(timer);
         userSignal.removeEventListener("abort", forwardAbort);

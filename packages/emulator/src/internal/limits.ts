@@ -184,6 +184,89 @@ export function simulateProblem(opts: unknown): string | undefined {
   return undefined;
 }
 
+type FieldType = "string" | "boolean" | "number" | "strings" | "members";
+const RECORD_FIELDS: Record<string, Record<string, FieldType>> = {
+  database: {
+    database_id: "string",
+    database_name: "string",
+    region: "string",
+    primary_region: "string",
+    read_regions: "strings",
+    tls: "boolean",
+    password: "string",
+    rest_token: "string",
+    read_only_rest_token: "string",
+    eviction: "boolean",
+    auto_upgrade: "boolean",
+    daily_backup_enabled: "boolean",
+    user_email: "string",
+  },
+  backup: {
+    backup_id: "string",
+    name: "string",
+    database_id: "string",
+    customer_id: "string",
+    creation_time: "number",
+  },
+  team: { team_id: "string", team_name: "string", copy_cc: "boolean", members: "members" },
+  index: {
+    id: "string",
+    name: "string",
+    token: "string",
+    read_only_token: "string",
+    type: "string",
+  },
+};
+const ROLES = new Set(["owner", "admin", "dev", "finance"]);
+
+const fieldOk = (type: FieldType, v: unknown): boolean => {
+  switch (type) {
+    case "strings":
+      return Array.isArray(v) && v.every((x) => typeof x === "string");
+    case "members":
+      return (
+        Array.isArray(v) &&
+        v.every(
+          (m) =>
+            Array.isArray(m) &&
+            m.length === 2 &&
+            typeof m[0] === "string" &&
+            ROLES.has(m[1] as string),
+        )
+      );
+    case "number":
+      return Number.isFinite(v);
+    default:
+      return typeof v === type;
+  }
+};
+
+/**
+ * Checks one management record of a snapshot has every field the emulator reads, of its type (so a
+ * restored record can never make a later call fail with a 500).
+ */
+function recordProblem(
+  list: "databases" | "backups" | "teams" | "indexes",
+  item: unknown,
+  where: string,
+): string | undefined {
+  if (!isObj(item)) return `${where}: must be an object`;
+  let record = item;
+  let at = where;
+  if (list === "databases" || list === "indexes") {
+    if (typeof item["owner"] !== "string") return `${where}.owner: must be a string`;
+    if (!isObj(item["record"])) return `${where}.record: must be an object`;
+    record = item["record"];
+    at = `${where}.record`;
+  }
+  const kind = { databases: "database", backups: "backup", teams: "team", indexes: "index" }[list];
+  for (const [field, type] of Object.entries(RECORD_FIELDS[kind] ?? {})) {
+    if (!Object.hasOwn(record, field) || !fieldOk(type, record[field]))
+      return `${at}.${field}: must be ${type === "members" ? "a list of [e-mail, role] pairs" : type === "strings" ? "an array of strings" : `a ${type}`}`;
+  }
+  return undefined;
+}
+
 /** Checks a snapshot's structure (version, lists, appended entries) before it is restored. */
 export function snapshotProblem(snap: unknown): string | undefined {
   if (!isObj(snap) || snap["version"] !== 1) {
@@ -195,17 +278,18 @@ export function snapshotProblem(snap: unknown): string | undefined {
     if (nestingProblem(m, LIMITS.managementDepth, Infinity) === "deep") {
       return `management: must nest at most ${LIMITS.managementDepth} levels deep`;
     }
-    for (const k of [
-      "databases",
-      "backups",
-      "teams",
-      "indexes",
-      "searchIndexes",
-      "qstashUsers",
-      "auditLogs",
-    ]) {
+    for (const k of ["searchIndexes", "qstashUsers", "auditLogs"]) {
       if (m[k] !== undefined && !(Array.isArray(m[k]) && (m[k] as unknown[]).every(isObj))) {
         return `management.${k}: must be an array of objects`;
+      }
+    }
+    for (const k of ["databases", "backups", "teams", "indexes"] as const) {
+      if (m[k] === undefined) continue;
+      if (!Array.isArray(m[k])) return `management.${k}: must be an array of objects`;
+      const items = m[k] as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        const p = recordProblem(k, items[i], `management.${k}[${i}]`);
+        if (p) return p;
       }
     }
     const owned = (k: string, strings: readonly string[]): string | undefined => {

@@ -1,5 +1,6 @@
 // The in-memory log store: entries sorted by (time, sequence) in a main index, with secondary indexes
-// per filterable field, so a page is found by binary search and a short scan, never a full scan.
+// per filterable field (the URL's host and path included), so a page is found by binary search and a
+// short scan, never a full scan.
 
 /** Fields of an entry serialized once and shared (by every entry of a message, or a pool of them). */
 export class Fragment {
@@ -162,7 +163,15 @@ export function entryJson(e: StoredEntry): string {
 /** Turns a stored entry back into a plain object (for snapshots and `logs.entries()`). */
 export function entryObject(e: StoredEntry): Record<string, unknown> {
   const o: Record<string, unknown> = { time: e.time, messageId: e.messageId, state: e.state };
-  Object.assign(o, e.shared.fields, e.extra.fields);
+  // Defined, not assigned: a field named `__proto__` stays a field (assigning it sets the prototype).
+  for (const fields of [e.shared.fields, e.extra.fields])
+    for (const k of Object.keys(fields))
+      Object.defineProperty(o, k, {
+        value: fields[k],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   if (e.next >= 0) o["nextDeliveryTime"] = e.next;
   return o;
 }
@@ -199,6 +208,9 @@ export class LogsStore {
   private byField = new Map<IndexedField, Map<string, StoredEntry[]>>();
   /** Entries by each of their labels (`label` and every value of `labels`). */
   private byLabel = new Map<string, StoredEntry[]>();
+  /** Entries by their URL's host name and host:port, and by its path (the `host`/`path` filters). */
+  private byHost = new Map<string, StoredEntry[]>();
+  private byPath = new Map<string, StoredEntry[]>();
   private nextSeq = 1;
 
   constructor() {
@@ -220,6 +232,8 @@ export class LogsStore {
     this.byState = new Map();
     this.byField = new Map(INDEXED_FIELDS.map((f) => [f, new Map()]));
     this.byLabel = new Map();
+    this.byHost = new Map();
+    this.byPath = new Map();
   }
 
   /** Every entry in (time, sequence) order; the array is live, do not mutate it. */
@@ -243,6 +257,12 @@ export class LogsStore {
         LogsStore.add(this.byField.get(f) as Map<string, StoredEntry[]>, v, e);
     }
     for (const label of labelsOf(e)) LogsStore.add(this.byLabel, label, e);
+    const url = urlParts(e);
+    if (url !== undefined) {
+      LogsStore.add(this.byHost, url.hostname, e);
+      if (url.host !== url.hostname) LogsStore.add(this.byHost, url.host, e);
+      LogsStore.add(this.byPath, url.path, e);
+    }
   }
 
   /** Adds entries, giving each the next sequence number. */
@@ -296,6 +316,8 @@ export class LogsStore {
       if (v !== undefined) lookup(this.byField.get(f), typeof v === "string" ? [v] : v);
     }
     if (q.label !== undefined) lookup(this.byLabel, q.label);
+    if (q.host !== undefined) lookup(this.byHost, [q.host.toLowerCase()]);
+    if (q.path !== undefined) lookup(this.byPath, [q.path]);
     let best: (readonly StoredEntry[])[] = [this.main];
     let size = this.main.length;
     for (const lists of options) {
@@ -377,16 +399,26 @@ function labelsOf(e: StoredEntry): Set<string> {
   return out;
 }
 
+type UrlParts = { hostname: string; host: string; path: string };
+/** Parsed URLs by their text (entries share few URLs); cleared when it grows past 10,000. */
+const parsedUrls = new Map<string, UrlParts | null>();
+
 /** Host (with and without port) and path of an entry's URL, or undefined when it has none. */
-function urlParts(e: StoredEntry): { hostname: string; host: string; path: string } | undefined {
+function urlParts(e: StoredEntry): UrlParts | undefined {
   const url = e.shared.fields["url"];
   if (typeof url !== "string") return undefined;
-  try {
-    const u = new URL(url);
-    return { hostname: u.hostname, host: u.host, path: u.pathname };
-  } catch {
-    return undefined;
+  let parts = parsedUrls.get(url);
+  if (parts === undefined) {
+    try {
+      const u = new URL(url);
+      parts = { hostname: u.hostname, host: u.host, path: u.pathname };
+    } catch {
+      parts = null;
+    }
+    if (parsedUrls.size >= 10_000) parsedUrls.clear();
+    parsedUrls.set(url, parts);
   }
+  return parts ?? undefined;
 }
 
 /** The predicate of every filter of the query, or undefined when there is none. */

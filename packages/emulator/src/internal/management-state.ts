@@ -168,12 +168,17 @@ export class ManagementState {
     };
   }
 
+  /** Replaces the state: every map is built before any is replaced (all or nothing). */
   restore(snap: ManagementSnapshot): void {
     const s = structuredClone(snap);
-    this.databases = new Map((s.databases ?? []).map((d) => [d.record.database_id, d]));
-    this.backups = new Map((s.backups ?? []).map((b) => [b.backup_id, b]));
-    this.teams = new Map((s.teams ?? []).map((t) => [t.team_id, t]));
-    this.indexes = new Map((s.indexes ?? []).map((i) => [i.record.id, i]));
+    const databases = new Map((s.databases ?? []).map((d) => [d.record.database_id, d]));
+    const backups = new Map((s.backups ?? []).map((b) => [b.backup_id, b]));
+    const teams = new Map((s.teams ?? []).map((t) => [t.team_id, t]));
+    const indexes = new Map((s.indexes ?? []).map((i) => [i.record.id, i]));
+    this.databases = databases;
+    this.backups = backups;
+    this.teams = teams;
+    this.indexes = indexes;
     this.search.restore(s.searchIndexes ?? []);
     if (s.qstashUsers) this.qstash.restore(s.qstashUsers);
     else this.qstash.reset();

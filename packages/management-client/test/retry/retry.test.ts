@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   InternalServerError,
+  NotFoundError,
   operationTable,
   RateLimitError,
   TimeoutError,
@@ -147,3 +148,77 @@ async function startRecordingServerWithDelay(ms: number) {
       }),
   };
 }
+
+describe("a retried state-changing call that fails says the change may have been applied", () => {
+  it("databases.delete: 503, then 404 → NotFoundError with maybeApplied and the sentence", async () => {
+    server.reply(SERVICE_UNAVAILABLE, { status: 404, body: { error: "database not found" } });
+    const error = await m.databases.delete("db").then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).maybeApplied).toBe(true);
+    expect((error as NotFoundError).message).toMatch(/may have been applied/);
+    expect((error as NotFoundError).toJSON()).toMatchObject({ maybeApplied: true });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("a single failed attempt is not marked", async () => {
+    server.reply({ status: 404, body: { error: "database not found" } });
+    const error = await m.databases.delete("db").then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).maybeApplied).toBe(false);
+    expect((error as NotFoundError).message).not.toMatch(/may have been applied/);
+  });
+
+  it("a read retried after 503 that fails is not marked (nothing to apply)", async () => {
+    server.reply(SERVICE_UNAVAILABLE, { status: 404, body: { error: "database not found" } });
+    const error = await m.databases.get("db").then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).maybeApplied).toBe(false);
+  });
+
+  it("a retry after 429 (the service refused before acting) is not marked", async () => {
+    server.reply(
+      { status: 429, headers: { "retry-after": "0" }, body: { error: "slow down" } },
+      { status: 404, body: { error: "database not found" } },
+    );
+    const error = await m.databases.delete("db").then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect((error as NotFoundError).maybeApplied).toBe(false);
+  });
+
+  it("x-idempotent POST exhausting its retries on 503 is marked", async () => {
+    server.reply(SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE);
+    const error = await clientFor(server, { maxRetries: 2 })
+      .qstash.enableProdPack("q")
+      .then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).maybeApplied).toBe(true);
+  });
+});
+
+describe("a base URL copied with /v2", () => {
+  it("is normalized: the paths carry /v2 (no /v2/v2)", async () => {
+    server.reply({ body: [] });
+    await clientFor(server, { baseUrl: `${server.url}/v2/` }).databases.list();
+    expect(server.requests[0]?.path).toBe("/v2/redis/databases");
+  });
+
+  it("the audit log goes to the host's /auditlogs", async () => {
+    server.reply({ body: [] });
+    await clientFor(server, { baseUrl: `${server.url}/v2` }).auditLogs.list();
+    expect(server.requests[0]?.path).toBe("/auditlogs");
+  });
+});
