@@ -35,10 +35,10 @@ try {
     for await (const _entry of logs.iterate({ count: 1000 })) count++;
     return `${count.toLocaleString("en")} entries`;
   });
-  await step("iterate FAILED, earliest first", async () => {
+  await step("iterate FAILED", async () => {
     const urls = new Set();
     let count = 0;
-    for await (const entry of logs.iterate({ state: "failed", order: "earliestFirst" })) {
+    for await (const entry of logs.iterate({ state: "failed" })) {
       count++;
       urls.add(entry.url);
     }
@@ -58,9 +58,10 @@ try {
   });
   const { messageId } = emu.logs.simulateMessage({ outcome: "failed", retries: 2 });
   await step("one message's life by messageId", async () => {
-    const page = await logs.list({ messageId, order: "earliestFirst" });
+    const page = await logs.list({ messageId });
     return page.events
       .map((e) => e.state)
+      .reverse() // newest first on the wire: shown oldest first
       .join(" → ")
       .slice(0, 50);
   });

@@ -195,7 +195,7 @@ export function buildProgram(state: RunState): Command {
 
   const list = logs
     .command("list")
-    .description("one page of log entries as a table (newest first unless --order earliestFirst)")
+    .description("one page of log entries as a table, newest first")
     .option("--json", "print the page as JSON ({ events, cursor }) instead of a table")
     .option("--limit <n>", `${LIMIT_HELP}; pages on until it has them`);
   const listFlags = logFilterFlags([], takenFlags(list));
