@@ -17,7 +17,7 @@ export interface Databases {
   /**
    * Creates a regional or global database (not retried on 5xx or timeouts, since a repeat could create two).
    * @example
-   * const db = await m.databases.create({ name: "cache", primary_region: "eu-west-1", read_regions: ["us-east-1"] });
+   * const db = await m.databases.create({ database_name: "cache", primary_region: "eu-west-1", read_regions: ["us-east-1"] });
    */
   create(body: CreateDatabaseRequest, options?: RequestOptions): Promise<Database>;
   /** Returns a database; `{ credentials: "hide" }` masks its password and tokens as `***`. */
