@@ -99,9 +99,9 @@ export async function schemaTypes(spec) {
 
 /**
  * Each operation of the spec: method, path template, whether it is safe to repeat, success shape,
- * and the input rules compiled from its parameters and body; plus the operation of each
- * `"<METHOD> <path>"`. Compact: it ships in the client bundles (a parameter list shared by several
- * operations is written once).
+ * and the input rules compiled from its parameters and body. The one table of the client: the
+ * pipeline derives the operation of each `"<METHOD> <path>"` from it. Compact: it ships in the client
+ * bundles (a parameter list shared by several operations is written once).
  */
 export async function operationTable(spec) {
   const ops = compileOperations(await load(spec));
@@ -120,18 +120,15 @@ export async function operationTable(spec) {
     if (alreadyApplied !== undefined) row.alreadyApplied = alreadyApplied;
     return `  ${op.operationId}: ${literal(row)},`;
   });
-  const routes = ops.map((op) => `  "${op.method} ${op.path}": "${op.operationId}",`);
   return (
-    `import type { OperationSpec } from "@api-clients/core/internal";\n\n` +
+    `import type { OperationSpec } from "@api-clients/core";\n\n` +
     [...shared].map(([text, name]) => `const ${name} = ${text} as const;\n`).join("") +
     `\n/**\n * Every operation of the spec: its method, its path template, whether it is safe to repeat, what\n` +
     ` * its success body is (the \`"OK"\` acknowledgement, a JSON array or a JSON object), and the rules its\n` +
     ` * parameters and body must satisfy.\n */\n` +
     `export const operations = {\n${rows.join("\n")}\n} as const satisfies Record<string, OperationSpec>;\n\n` +
     `/** The operationId of an operation of the spec. */\n` +
-    `export type OperationId = keyof typeof operations;\n\n` +
-    `/** The operation of each \`"<METHOD> <path template>"\` (openapi-fetch middleware's \`schemaPath\`). */\n` +
-    `export const routes: Readonly<Record<string, OperationId>> = {\n${routes.join("\n")}\n};\n`
+    `export type OperationId = keyof typeof operations;\n`
   );
 }
 

@@ -90,6 +90,14 @@ function positiveNumber(raw: string, flag: string): number {
   return n;
 }
 
+const LIMIT_HELP = "stop after this many entries (--page-size sets how many each request asks for)";
+
+/** `--limit`: a whole number of entries, at least 1, or undefined when not given. */
+const limitOf = (opts: Record<string, unknown>): number | undefined =>
+  opts["limit"] === undefined
+    ? undefined
+    : (readValue({ type: "integer", minimum: 1 }, opts["limit"] as string, "--limit") as number);
+
 /** `--interval` in milliseconds: positive, and at most what a timer can wait (else it fires at once). */
 function interval(raw: string): number {
   const seconds = positiveNumber(raw, "--interval");
@@ -188,13 +196,14 @@ export function buildProgram(state: RunState): Command {
   const list = logs
     .command("list")
     .description("one page of log entries as a table (newest first unless --order earliestFirst)")
-    .option("--json", "print the page as JSON ({ events, cursor }) instead of a table");
+    .option("--json", "print the page as JSON ({ events, cursor }) instead of a table")
+    .option("--limit <n>", `${LIMIT_HELP}; pages on until it has them`);
   const listFlags = logFilterFlags([], takenFlags(list));
   addFilterOptions(list, listFlags);
   list.action(async (opts: Record<string, unknown>) => {
     state.filterFlags = listFlags;
     const params = readFilters(opts, listFlags, Date.now()) as ListLogsParams;
-    await listLogs(ctx(), params, opts["json"] === true);
+    await listLogs(ctx(), params, opts["json"] === true, limitOf(opts));
   });
 
   const exporter = logs
@@ -215,6 +224,7 @@ export function buildProgram(state: RunState): Command {
       "--columns <names>",
       `CSV columns, comma-separated (default: ${DEFAULT_CSV_COLUMNS.join(",")})`,
     )
+    .option("--limit <n>", LIMIT_HELP)
     .option("--no-progress", "no progress line on stderr")
     .option(
       "--redis-url <url>",
@@ -251,6 +261,7 @@ export function buildProgram(state: RunState): Command {
       columns,
       progress: opts["progress"] !== false,
       redisUrl: opts["redisUrl"] as string | undefined,
+      limit: limitOf(opts),
     });
   });
 
@@ -259,7 +270,8 @@ export function buildProgram(state: RunState): Command {
     .description("follow new entries as they arrive, until Ctrl-C")
     .option("--json", "one JSON entry per line (NDJSON) instead of a table")
     .option("--interval <seconds>", "time between polls, seconds", "2")
-    .option("-n, --lines <n>", "how many of the newest existing entries to show first", "10");
+    .option("-n, --lines <n>", "how many of the newest existing entries to show first", "10")
+    .option("--limit <n>", "exit after showing this many entries (the first --lines included)");
   const tailFlags = logFilterFlags(["cursor", "order"], takenFlags(tail));
   addFilterOptions(tail, tailFlags);
   tail.action(async (opts: Record<string, unknown>) => {
@@ -273,6 +285,7 @@ export function buildProgram(state: RunState): Command {
         opts["lines"] as string,
         "--lines",
       ) as number,
+      limit: limitOf(opts),
     });
   });
 

@@ -41,6 +41,16 @@ export {
   type RetryLogEvent,
   type WarningLogEvent,
 } from "./options.js";
+export type {
+  OperationInput,
+  OperationResult,
+  OperationRules,
+  OperationSpec,
+  ParameterRule,
+  RequestArguments,
+  RequestFunction,
+  Schema,
+} from "./operation.js";
 export { MAX_RETRY_AFTER_MS } from "./internal/retry-policy.js";
 export type { AttemptTrace, CallTrace } from "./internal/tracing.js";
 export {

@@ -23,13 +23,8 @@ export {
   retryDecision,
 } from "./internal/retry-policy.js";
 export { checkParams, checkValue, parsePathParam, parseQuery } from "./internal/schema.js";
-export type {
-  CheckOptions,
-  OperationRules,
-  OperationSpec,
-  ParameterRule,
-  Schema,
-} from "./internal/schema.js";
+export type { CheckOptions } from "./internal/schema.js";
+export type { OperationRules, OperationSpec, ParameterRule, Schema } from "./operation.js";
 export { BURST_WINDOW_MS } from "./internal/rate-limit.js";
 export {
   readWindow,

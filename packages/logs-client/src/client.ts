@@ -1,4 +1,9 @@
-import { ValidationError, type ClientOptions, type RequestOptions } from "@api-clients/core";
+import {
+  ValidationError,
+  type ClientOptions,
+  type RequestFunction,
+  type RequestOptions,
+} from "@api-clients/core";
 import {
   bearerAuthorization,
   createApi,
@@ -7,8 +12,8 @@ import {
   paginateItems,
 } from "@api-clients/core/internal";
 import type { Client } from "openapi-fetch";
-import { operations, routes } from "./generated/operations.js";
-import type { paths } from "./generated/schema.js";
+import { operations } from "./generated/operations.js";
+import type { operations as Operations, paths } from "./generated/schema.js";
 import { readLogPage } from "./page.js";
 import { toWireQuery } from "./params.js";
 import type { IterateLogsParams, ListLogsParams, LogEntry, LogPage } from "./types.js";
@@ -61,6 +66,14 @@ export interface LogsClient {
    */
   listEvents(params?: ListLogsParams, options?: RequestOptions): Promise<LogPage>;
   /**
+   * Sends any operation of the spec by its operationId (`"listLogs"`, `"listEvents"`) with the wire's
+   * own query, through the same checks, retries and timeouts as the methods; resolves to the parsed
+   * body as the service sent it (not normalized like `list()`), throws the typed errors.
+   * @example
+   * const wire = await logs.request("listLogs", { query: { count: 10, state: "FAILED" } });
+   */
+  readonly request: RequestFunction<Operations>;
+  /**
    * The typed openapi-fetch client every method goes through (auth, parameter checks, retries,
    * timeouts): HTTP errors come back as `{ error, response }`, connection failures throw.
    */
@@ -93,11 +106,10 @@ export function createLogsClient(options: LogsClientOptions = {}): LogsClient {
     secrets: [token],
     userAgent: USER_AGENT,
     operations,
-    routes,
   });
 
   const listAt = (id: "listLogs" | "listEvents", query: object, call?: RequestOptions) =>
-    api.call(id, { query }, call, readLogPage);
+    api.request(id, { query }, call, readLogPage);
 
   const pages = (params?: IterateLogsParams, call?: PaginationOptions) => {
     // Converted once, before the first request; each page only adds its cursor.
@@ -119,6 +131,8 @@ export function createLogsClient(options: LogsClientOptions = {}): LogsClient {
     listEvents: async (params, call) => listAt("listEvents", toWireQuery(params), call),
     pages,
     iterate: (params, call) => paginateItems(pages(params, call), (page) => page.events),
+    request: ((id: string, input?: object, call?: RequestOptions) =>
+      api.request(id, input, call)) as RequestFunction<Operations>,
     raw: api.raw,
   };
   return Object.defineProperty(client, Symbol.for("nodejs.util.inspect.custom"), {

@@ -22,12 +22,17 @@ export type {
   ConfiguredLimit,
   LogEvent,
   Logger,
+  OperationInput,
+  OperationResult,
+  OperationSpec,
+  ParameterRule,
   RateLimitAnswer,
   RateLimitContext,
   RateLimiter,
   RateLimiterOptions,
+  RequestFunction,
   RequestOptions,
+  Schema,
 } from "@api-clients/core";
 /** The in-process rate limiter (each client has one by default; pass one to share it, or to set a limit). */
 export { createRateLimiter, DEFAULT_DEADLINE_MS } from "@api-clients/core";
-export type { OperationSpec, ParameterRule, Schema } from "@api-clients/core/internal";

@@ -1,8 +1,13 @@
-import { ValidationError, type ClientOptions } from "@api-clients/core";
+import {
+  ValidationError,
+  type ClientOptions,
+  type RequestFunction,
+  type RequestOptions,
+} from "@api-clients/core";
 import { basicAuthorization, createApi, fromEnvironment } from "@api-clients/core/internal";
 import type { Client } from "openapi-fetch";
-import { operations, routes } from "./generated/operations.js";
-import type { paths } from "./generated/schema.js";
+import { operations } from "./generated/operations.js";
+import type { operations as Operations, paths } from "./generated/schema.js";
 import { createAuditLogs } from "./resources/audit-logs.js";
 import type { AuditLogs } from "./resources/audit-logs.js";
 import { createBackups } from "./resources/backups.js";
@@ -20,7 +25,13 @@ import type { Vector } from "./resources/vector.js";
 import { USER_AGENT } from "./version.js";
 
 /** Public URL of the management service. */
-export const DEFAULT_BASE_URL = "https://api.upstash.com";
+export const DEFAULT_MANAGEMENT_BASE_URL = "https://api.upstash.com";
+
+/**
+ * Public URL of the management service.
+ * @deprecated Use {@link DEFAULT_MANAGEMENT_BASE_URL} (named like the logs client's `DEFAULT_LOGS_BASE_URL`).
+ */
+export const DEFAULT_BASE_URL = DEFAULT_MANAGEMENT_BASE_URL;
 
 /** Options of {@link createManagementClient}: the account credentials plus the options shared by every client. */
 export interface ManagementClientOptions extends ClientOptions {
@@ -53,6 +64,14 @@ export interface ManagementClient {
   readonly qstash: QStash;
   /** The account's audit log. */
   readonly auditLogs: AuditLogs;
+  /**
+   * Sends any operation of the spec by its operationId, through the same checks, retries and
+   * timeouts as the methods (each method is one call of it); resolves to the parsed success body
+   * (`void` for an acknowledgement), throws the typed errors.
+   * @example
+   * const db = await m.request("getDatabase", { path: { id: "db_1" }, query: { credentials: "hide" } });
+   */
+  readonly request: RequestFunction<Operations>;
   /**
    * The typed openapi-fetch client every method goes through (auth, parameter checks, retries,
    * timeouts), for full control: HTTP errors come back as `{ error, response }`, connection failures
@@ -93,16 +112,18 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     );
   }
   const authorization = basicAuthorization(email, apiKey);
-  const ctx = createApi<paths>({
+  const api = createApi<paths>({
     api: "management",
     options: shared,
-    defaultBaseUrl: DEFAULT_BASE_URL,
+    defaultBaseUrl: DEFAULT_MANAGEMENT_BASE_URL,
     authorization,
     secrets: [apiKey, authorization.slice("Basic ".length)],
     userAgent: USER_AGENT,
     operations,
-    routes,
   });
+  const request = ((id: string, input?: object, call?: RequestOptions) =>
+    api.request(id, input, call)) as RequestFunction<Operations>;
+  const ctx = { request };
   const client: ManagementClient = {
     databases: createDatabases(ctx),
     backups: createBackups(ctx),
@@ -111,9 +132,10 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     search: createSearch(ctx),
     qstash: createQStash(ctx),
     auditLogs: createAuditLogs(ctx),
-    raw: ctx.raw,
+    request,
+    raw: api.raw,
   };
-  const shown = { baseUrl: ctx.baseUrl };
+  const shown = { baseUrl: api.baseUrl };
   Object.defineProperties(client, {
     [Symbol.for("nodejs.util.inspect.custom")]: {
       value: () => `ManagementClient ${JSON.stringify(shown)}`,

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 
-export { createManagementClient, DEFAULT_BASE_URL } from "./client.js";
+export { createManagementClient, DEFAULT_BASE_URL, DEFAULT_MANAGEMENT_BASE_URL } from "./client.js";
 export type { ManagementClient, ManagementClientOptions } from "./client.js";
 export type { Databases } from "./resources/databases.js";
 export type { Backups } from "./resources/backups.js";
@@ -44,12 +44,17 @@ export type {
   ConfiguredLimit,
   LogEvent,
   Logger,
+  OperationInput,
+  OperationResult,
+  OperationSpec,
+  ParameterRule,
   RateLimitAnswer,
   RateLimitContext,
   RateLimiter,
   RateLimiterOptions,
+  RequestFunction,
   RequestOptions,
+  Schema,
 } from "@api-clients/core";
 /** The in-process rate limiter (each client has one by default; pass one to share it, or to set a limit). */
 export { createRateLimiter, DEFAULT_DEADLINE_MS } from "@api-clients/core";
-export type { OperationSpec, ParameterRule, Schema } from "@api-clients/core/internal";

@@ -38,6 +38,8 @@ export interface ExportOptions {
   append: boolean;
   columns: readonly string[];
   progress: boolean;
+  /** Stop after this many entries (all of them when undefined). */
+  limit?: number | undefined;
   /** Share the rate limit with other exports (and services) through this Redis. */
   redisUrl?: string | undefined;
 }
@@ -184,12 +186,16 @@ export async function exportLogs(
   let failure: unknown;
   try {
     for await (const page of logs.pages(params, { signal: ctx.signal })) {
-      // The page is written (whole) before its cursor becomes the resume point.
-      await output(render(page.events));
-      counts.entries += page.events.length;
+      // The page is written (whole) before its cursor becomes the resume point; with --limit, only
+      // the entries the limit leaves room for.
+      const room = options.limit === undefined ? Infinity : options.limit - counts.entries;
+      const events = page.events.length > room ? page.events.slice(0, room) : page.events;
+      await output(render(events));
+      counts.entries += events.length;
       counts.pages += 1;
       resume = page.cursor;
       progress?.update(counts);
+      if (counts.entries >= (options.limit ?? Infinity)) break;
     }
     await output("");
   } catch (error) {

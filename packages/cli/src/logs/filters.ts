@@ -26,7 +26,20 @@ export interface FilterFlag {
   repeatable: boolean;
   /** The parameter is an array even when given once. */
   arrayOnly: boolean;
+  /** Other spellings that set the parameter too, e.g. `--since` for `--from`. */
+  aliases: string[];
 }
+
+/**
+ * CLI names for parameters whose API name misleads on the command line: `count` is the page size
+ * (`--count` stays as a deprecated alias), not the number of entries a command prints (`--limit`).
+ */
+const RENAMED: Record<string, { flag: string; aliases: string[] }> = {
+  count: { flag: "--page-size", aliases: ["--count"] },
+};
+
+/** Extra spellings of the shortened date flags. */
+const DATE_ALIASES: Record<string, string> = { "--from": "--since" };
 
 function kindOf(param: CliInput): FilterFlag["kind"] {
   const numeric = param.type === "integer" || param.type === "number";
@@ -47,13 +60,16 @@ export function logFilterFlags(
   const flags: FilterFlag[] = [];
   for (const param of operation?.inputs ?? []) {
     if (param.in !== "query" || exclude.includes(param.name)) continue;
-    let flag = `--${kebab(param.name)}`;
+    const renamed = RENAMED[param.name];
+    let flag = renamed?.flag ?? `--${kebab(param.name)}`;
     if (taken.has(flag)) flag = `--filter-${kebab(param.name)}`;
     taken.add(flag);
+    const aliases = (renamed?.aliases ?? []).filter((a) => !taken.has(a));
+    for (const a of aliases) taken.add(a);
     const kind = kindOf(param);
     const { repeatable } = param;
     const arrayOnly = param.schema.type === "array";
-    flags.push({ param: param.name, flag, short: undefined, kind, repeatable, arrayOnly });
+    flags.push({ param: param.name, flag, short: undefined, kind, repeatable, arrayOnly, aliases });
   }
   // Date ranges read better as --from/--to: offer the name without its suffix when it is free.
   for (const f of flags) {
@@ -62,6 +78,11 @@ export function logFilterFlags(
     if (short !== f.flag && !taken.has(short)) {
       f.short = short;
       taken.add(short);
+      const alias = DATE_ALIASES[short];
+      if (alias !== undefined && !taken.has(alias)) {
+        f.aliases.push(alias);
+        taken.add(alias);
+      }
     }
   }
   return flags;
@@ -83,6 +104,16 @@ export function addFilterOptions(command: Command, flags: readonly FilterFlag[])
     command.addOption(shown);
     if (f.short !== undefined)
       command.addOption(new Option(`${f.flag} <${value}>`).argParser(collect).hideHelp());
+    for (const alias of f.aliases) {
+      const deprecated = RENAMED[f.param]?.aliases.includes(alias) === true;
+      const option = new Option(
+        `${alias} <${value}>`,
+        deprecated
+          ? `deprecated: the same as ${f.short ?? f.flag}`
+          : `the same as ${f.short ?? f.flag}`,
+      ).argParser(collect);
+      command.addOption(option);
+    }
   }
 }
 
@@ -97,12 +128,12 @@ export function readFilters(
 ): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const f of flags) {
-    const given = [
-      ...((values[camel(f.flag)] as string[] | undefined) ?? []),
-      ...(f.short ? ((values[camel(f.short)] as string[] | undefined) ?? []) : []),
-    ];
+    const spellings = [f.short ?? f.flag, ...(f.short ? [f.flag] : []), ...f.aliases];
+    const used = spellings.filter((s) => values[camel(s)] !== undefined);
+    const given = used.flatMap((s) => values[camel(s)] as string[]);
     if (given.length === 0) continue;
-    const shownFlag = f.short ?? f.flag;
+    // Errors name the spelling the user typed when there was one (`--count` as much as `--page-size`).
+    const shownFlag = used.length === 1 ? (used[0] as string) : (f.short ?? f.flag);
     if (given.length > 1 && !f.repeatable)
       throw new UsageError(`${shownFlag}: given ${given.length} times; it takes one value`);
     if (f.kind !== "date") {

@@ -1,24 +1,47 @@
-import type { ListLogsParams } from "@api-clients/logs-client";
+import type { ListLogsParams, LogEntry } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
 import { renderTable } from "../output/table.js";
 import { entryColumns } from "./entry-table.js";
 import { safeJson, safeText } from "../output/safe.js";
 
-/** `api-clients logs list`: one page, as a table or (`--json`) as the page the API returned. */
-export async function listLogs(ctx: Context, params: ListLogsParams, json: boolean): Promise<void> {
-  const page = await ctx.logs().list(params, { signal: ctx.signal });
+/**
+ * `api-clients logs list`: one page, as a table or (`--json`) as the page the API returned. With
+ * `limit`, as many pages as it takes to show exactly `limit` entries (fewer when the log ends first).
+ */
+export async function listLogs(
+  ctx: Context,
+  params: ListLogsParams,
+  json: boolean,
+  limit?: number,
+): Promise<void> {
+  let page: { events: LogEntry[]; cursor?: string | undefined };
+  if (limit === undefined) {
+    page = await ctx.logs().list(params, { signal: ctx.signal });
+  } else {
+    const events: LogEntry[] = [];
+    let cursor: string | undefined;
+    for await (const read of ctx.logs().pages(params, { signal: ctx.signal })) {
+      const room = limit - events.length;
+      events.push(...read.events.slice(0, room));
+      // A cursor resumes only after a whole page: none when the limit cut this one.
+      cursor = read.events.length <= room ? read.cursor : undefined;
+      if (events.length >= limit) break;
+    }
+    page = cursor === undefined ? { events } : { events, cursor };
+  }
   if (json) {
     ctx.out(safeJson(page, 2) + "\n");
     return;
   }
-  if (page.events.length === 0) ctx.err("No log entries match.");
+  const { events, cursor } = page;
+  if (events.length === 0) ctx.err("No log entries match.");
   else
     ctx.out(
-      renderTable(page.events, entryColumns(ctx.colors), {
+      renderTable(events, entryColumns(ctx.colors), {
         terminalWidth: ctx.terminalWidth,
         headerStyle: ctx.colors.bold,
       }),
     );
-  if (page.cursor !== undefined)
-    ctx.err(ctx.errColors.dim(`More entries: add --cursor ${safeText(page.cursor)}`));
+  if (cursor !== undefined)
+    ctx.err(ctx.errColors.dim(`More entries: add --cursor ${safeText(cursor)}`));
 }

@@ -35,6 +35,8 @@ export interface TailOptions {
   intervalMs: number;
   /** How many of the newest existing entries to show first. */
   lines: number;
+  /** Stop (exit 0) after showing this many entries, the first `lines` included. */
+  limit?: number | undefined;
 }
 
 /** What identifies an entry: a message's state at a time. */
@@ -45,18 +47,21 @@ const keyOf = (entry: LogEntry): string => {
 
 const byTime = (a: LogEntry, b: LogEntry): number => entryTime(a) - entryTime(b);
 
-/** Runs until interrupted (the caller turns the abort into exit code 130). */
+/** Runs until interrupted (the caller turns the abort into exit code 130), or until `limit` entries. */
 export async function tailLogs(
   ctx: Context,
   params: ListLogsParams,
   options: TailOptions,
-): Promise<never> {
+): Promise<void> {
   const logs = ctx.logs();
   const seen = new Map<string, number>(); // key → time
   let newest = Number.NEGATIVE_INFINITY;
   let layout: TableLayout<LogEntry> | undefined;
+  let left = options.limit ?? Infinity;
 
-  const show = (entries: LogEntry[]) => {
+  const show = (all: LogEntry[]) => {
+    const entries = all.length > left ? all.slice(0, left) : all;
+    left -= entries.length;
     if (options.json) {
       let chunk = "";
       for (const entry of entries) chunk += safeJson(entry) + "\n";
@@ -145,7 +150,7 @@ export async function tailLogs(
 
   const initial = await poll(true);
   show(options.lines > 0 ? initial.slice(-options.lines) : []);
-  for (;;) {
+  while (left > 0) {
     await sleep(options.intervalMs, undefined, { signal: ctx.signal });
     show(await poll(false));
   }

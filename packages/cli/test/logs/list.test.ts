@@ -162,8 +162,13 @@ describe("api-clients logs list: usage errors exit 2", () => {
     ["a flag the command does not have", ["--bogus"], /unknown option '--bogus'/],
     [
       "a filter out of the client's range",
+      ["--page-size", "5000"],
+      /invalid --page-size \(count\): must be an integer from 1 to 1000/,
+    ],
+    [
+      "the same through the deprecated --count",
       ["--count", "5000"],
-      /invalid --count \(count\): must be an integer from 1 to 1000/,
+      /invalid --page-size \(count\): must be an integer from 1 to 1000/,
     ],
     [
       "a date it cannot read",

@@ -1,4 +1,4 @@
-import { ApiError, InvalidResponseError } from "../errors.js";
+import { InvalidResponseError } from "../errors.js";
 import { redactData, redactHeaders, TOO_DEEP_NOTE } from "./redact.js";
 
 /** What the pipeline knows about the exchange that produced a response. */
@@ -9,8 +9,6 @@ export interface Exchange {
   readonly url: string;
   /** Attempts made, the last one included. */
   readonly attempts: number;
-  /** For a non-2xx response: the typed error an ergonomic method throws (already redacted). */
-  readonly error?: ApiError | undefined;
   /** Removes the client's secrets from text a server may have echoed. */
   readonly redact: (text: string) => string;
 }

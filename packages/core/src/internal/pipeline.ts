@@ -1,12 +1,16 @@
 // The one request path of every client. Each API gets one openapi-fetch client; its own extension
-// points carry the cross-cutting behaviour:
-//   middleware `onRequest`  finds the operation from `schemaPath`: checks path and query parameters
-//                           against the spec's rules, and picks the operation's retry policy;
+// points carry the cross-cutting behaviour, so `raw`, `request()` and the methods share every rule:
+//   `bodySerializer`        serializes the JSON body once (the text is re-sent on a retry);
+//   middleware `onRequest`  finds the operation (given by `request()`, else from `schemaPath`), checks
+//                           path, query and body against the spec's rules (warning about unknown
+//                           fields), and records the call's limits and retry policy;
 //   the `fetch` option      runs the attempts: build → attempt (send, read the body within the
 //                           timeout) → decide → wait → retry, and hands openapi-fetch a complete
-//                           response.
-// `raw` is that openapi-fetch client; the ergonomic methods call it through `call()` and turn its
-// `{ error, response }` into the typed error the attempt loop already built.
+//                           response (or, for `request()`, throws the typed error itself).
+// `request(operationId, input, options)` is the typed entry point; the ergonomic methods are one-liners
+// over it. Everything one call needs travels in one `Call` record, handed from `request()` to the
+// middleware synchronously (openapi-fetch runs from `request()` to `onRequest` without awaiting) and
+// from the middleware to the attempt loop through a `WeakMap` keyed by the `Request`.
 import createClient, {
   createQuerySerializer,
   defaultPathSerializer,
@@ -22,15 +26,17 @@ import {
   ValidationError,
   ApiClientError,
 } from "../errors.js";
-import {
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  type ClientOptions,
-  type RequestOptions,
-} from "../options.js";
+import type { OperationSpec } from "../operation.js";
+import type { ClientOptions, RequestOptions } from "../options.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
-import { redactData, redactHeaders, redactUrl, secretRedactor, TOO_DEEP_NOTE } from "./redact.js";
+import {
+  redactData,
+  redactHeaders,
+  redactUrl,
+  secretRedactor,
+  TOO_DEEP_NOTE,
+  truncate,
+} from "./redact.js";
 import { watchCall, type Watch } from "./tracing.js";
 import {
   isConnectionNotEstablished,
@@ -38,7 +44,7 @@ import {
   retryDecision,
   type RetryDecision,
 } from "./retry-policy.js";
-import { checkParams, checkValue, requireWellFormed, type OperationSpec } from "./schema.js";
+import { checkParams, checkValue, requireWellFormed } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
 import { Deadline } from "./deadline.js";
@@ -58,10 +64,8 @@ export interface ApiConfig {
   readonly secrets: readonly string[];
   /** `User-Agent` value naming the package and version. */
   readonly userAgent: string;
-  /** The generated operation table. */
+  /** The generated operation table, by operationId (the one table: routes are derived from it). */
   readonly operations: Readonly<Record<string, OperationSpec>>;
-  /** `"METHOD /path/{template}"` → operationId, as generated. */
-  readonly routes: Readonly<Record<string, string>>;
 }
 
 /** The path parameters, query and JSON body of one call. */
@@ -71,31 +75,53 @@ export interface CallInput {
   readonly body?: unknown;
 }
 
-/** One API's request path: the openapi-fetch client and the ergonomic call on top of it. */
+/** One API's request path: the openapi-fetch client and the typed `request()` on top of it. */
 export interface Api<Paths extends {}> {
   /** The openapi-fetch client (`{ data | error, response }`; throws only typed connection errors). */
   readonly raw: Client<Paths>;
   /** Validated base URL without a trailing slash. */
   readonly baseUrl: string;
   /**
-   * Sends one operation and returns its parsed success body, checked against the success shape the
-   * spec gives it (then passed through `read`, which may check more); any failure throws the typed error.
+   * Sends one operation by its operationId and returns its parsed success body, checked against the
+   * success shape the spec gives it (then passed through `read`, which may check more); an
+   * acknowledgement resolves to `undefined`; any failure throws the typed error.
    */
-  call<T = unknown>(
+  request<T = unknown>(
     id: string,
-    input: CallInput,
+    input?: CallInput,
     options?: RequestOptions,
     read?: (data: unknown, response: Response) => T,
   ): Promise<T>;
 }
 
-/** The per-call limits openapi-fetch copies onto its `Request` from the call's options. */
-type CallRequest = Request & { timeoutMs?: unknown; maxRetries?: unknown; deadlineMs?: unknown };
+/** openapi-fetch's `request`, untyped: `request()` sends whichever operation it is given. */
+type RawRequest = (
+  method: string,
+  path: string,
+  init: object,
+) => Promise<{ data?: unknown; response: Response }>;
 
-/** What an ergonomic call hands its `send`: warnings to report, and where to leave the watch. */
-interface Ergonomic {
-  readonly warnings: readonly string[];
+/** Everything the pipeline knows about one call, from `request()` or the middleware to the attempt loop. */
+interface Call {
+  /** The operation, found once (undefined for a raw call to a path the spec does not have). */
+  readonly operation: OperationSpec | undefined;
+  /** Its operationId (`""` when there is none). */
+  readonly operationId: string;
+  readonly limits: Limits;
+  /** openapi-fetch's id of the call, shared by its events and traces. */
+  callId?: string;
+  /** What to report about body fields the spec does not list (`warning` events). */
+  warnings?: string[] | undefined;
+  /** The call's watch, once sent: a `request()` call finishes it when its result is read. */
   watch?: Watch;
+  /** The error the final answer of a raw call carries (for its `error` event and trace). */
+  error?: ApiError | undefined;
+  /** From `request()`: HTTP errors are thrown as the typed error instead of handed to openapi-fetch. */
+  readonly direct: boolean;
+  /** The serialized JSON body, re-sent on each attempt. */
+  body?: string | undefined;
+  /** Set by the attempt loop when a 4xx answer says the state already matches (`x-already-applied`). */
+  applied?: boolean;
 }
 
 /**
@@ -213,38 +239,72 @@ function checkedSerializer<Args extends [unknown, ...unknown[]]>(
   };
 }
 
+const decoder = new TextDecoder();
+const OK_JSON = new TextEncoder().encode('"OK"');
+
 /**
  * Creates one API's request path over one openapi-fetch client; validates the options first.
  *
  * @example
- * const api = createApi<paths>({ options, defaultBaseUrl, authorization, secrets: [token], userAgent, operations, routes });
- * const page = await api.call("listLogs", { query: { count: 10 } });
+ * const api = createApi<paths>({ api: "logs", options, defaultBaseUrl, authorization, secrets: [token], userAgent, operations });
+ * const page = await api.request("listLogs", { query: { count: 10 } });
  */
 export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
-  const { operations, routes } = config;
+  const { operations } = config;
   const options = validateClientOptions(config);
   const { baseUrl, logger } = options;
   const redact = secretRedactor([config.authorization, ...config.secrets]);
   const authorization = config.authorization;
   const baseFetch = options.fetch;
   const gate = createRateLimitGate(options.rateLimiter, baseUrl, authorization);
-  /** The operation of each request in flight (found by the middleware from its `schemaPath`), and its id. */
-  const operationOf = new WeakMap<
-    Request,
-    { operation: OperationSpec; operationId: string; callId: string }
-  >();
+  /** `"METHOD /path/{template}"` → operationId, derived once from the one table (for `raw` calls). */
+  const routes = new Map<string, string>();
+  for (const id in operations) {
+    const operation = operations[id] as OperationSpec;
+    routes.set(`${operation.method} ${operation.path}`, id);
+  }
+  /** A call `request()` did not start: a raw one, its operation found from the route. */
+  const rawCall = (method: string, schemaPath: string): Call => {
+    const operationId = routes.get(`${method} ${schemaPath}`) ?? "";
+    return { operation: operations[operationId], operationId, limits: options, direct: false };
+  };
+  /** The call `request()` is starting; openapi-fetch reaches `onRequest` before `request()` returns. */
+  let starting: Call | undefined;
+  /** The body the serializer just turned into JSON, for the `onRequest` of the same call. */
+  let serialized: { readonly value: unknown; readonly text: string } | undefined;
+  /** The call of each request in flight, recorded by the middleware. */
+  const callOf = new WeakMap<Request, Call>();
 
   const middleware: Middleware = {
-    onRequest({ request, schemaPath, params, id: callId }) {
-      const operationId = routes[`${request.method} ${schemaPath}`];
-      const operation = operationId === undefined ? undefined : operations[operationId];
+    onRequest({ request, schemaPath, params, id }) {
+      const body = serialized;
+      serialized = undefined;
+      const call = starting ?? rawCall(request.method, schemaPath);
+      starting = undefined;
+      call.body = body?.text;
+      call.callId = id;
+      callOf.set(request, call);
+      const operation = call.operation;
       if (operation === undefined) return undefined;
       checkParams(operation.params, "path", params.path, "");
       checkParams(operation.params, "query", params.query, "");
-      operationOf.set(request, { operation, operationId: operationId as string, callId });
+      call.warnings = checkBody(operation, body?.value, request.body !== null);
       return undefined;
     },
   };
+
+  /** The spec's rules for a request body; returns what to report about fields the spec does not list. */
+  function checkBody(operation: OperationSpec, body: unknown, sent: boolean): string[] | undefined {
+    const rule = operation.body;
+    if (rule === undefined) return undefined;
+    if (!sent) {
+      if (rule.required) throw new ValidationError("body", "is required");
+      return undefined;
+    }
+    const unknown: string[] = [];
+    checkValue(rule.schema, body, "body", unknown);
+    return unknown.map((field) => `${field} is not in the spec; sent as given`);
+  }
 
   /** A connection-level failure of an attempt, as the typed error to report (secrets redacted). */
   function attemptFailure(
@@ -267,42 +327,22 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   }
 
   /**
-   * The response as the caller gets it: the body read whole; for an error status, secrets redacted
-   * from its headers and from its body as parsed data (so JSON escapes cannot hide an echo).
+   * The acknowledgement rule, the one place it lives: every 2xx of an acknowledgement operation is a
+   * success. `"OK"` (JSON or plain, any case) or an empty body reads as `"OK"`; anything else is kept
+   * (as a JSON string when it is not JSON) and quoted in a `warning` event, never an error.
    */
-  function finalResponse(
-    response: Response,
-    bytes: Uint8Array,
-    exchange: Exchange,
-    note: string | undefined,
-  ): Response {
-    if (response.ok) return new BufferedResponse(bytes, response, exchange);
-    const raw = new TextDecoder().decode(bytes);
-    const json = parseJson(raw);
-    const body = redactData(json === undefined ? raw || undefined : json.value, redact);
-    const tooDeep = json !== undefined && body === undefined;
-    const redacted = JSON.stringify(body);
-    // What `raw` callers read: the text as sent unless redaction changed the data.
-    const text =
-      json === undefined || tooDeep
-        ? redact(raw)
-        : redacted === JSON.stringify(json.value)
-          ? raw
-          : redacted;
-    const headers = redactHeaders(response.headers, redact);
-    const error = ApiError.from({
-      status: response.status,
-      headers,
-      body,
-      ...exchange,
-      note: tooDeep ? (note === undefined ? TOO_DEEP_NOTE : `${note}; ${TOO_DEEP_NOTE}`) : note,
-    });
-    return new BufferedResponse(
-      new TextEncoder().encode(text),
-      response,
-      { ...exchange, error },
-      headers,
+  function acknowledgement(bytes: Uint8Array, watch: Watch): Uint8Array {
+    const text = decoder.decode(bytes).trim();
+    if (/^("?)\s*(ok)?\s*\1$/i.test(text)) return OK_JSON;
+    watch.warn(
+      `the acknowledgement is not "OK" but ${truncate(redact(text), 200)}; read as success`,
     );
+    try {
+      JSON.parse(text);
+      return bytes;
+    } catch {
+      return new TextEncoder().encode(JSON.stringify(text));
+    }
   }
 
   /**
@@ -327,28 +367,27 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   }
 
   /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
-  async function send(input: Request, ergonomic?: Ergonomic): Promise<Response> {
-    const request = input as CallRequest;
+  async function send(request: Request): Promise<Response> {
     const { method } = request;
-    const found = operationOf.get(request);
-    const operation = found?.operation;
+    const call = callOf.get(request) ?? rawCall(method, "");
+    const { operation } = call;
     const watch = watchCall(
       {
         api: config.api,
-        operationId: found?.operationId ?? "",
+        operationId: call.operationId,
         method,
         path: operation?.path ?? "",
         url: request.url,
-        callId: found?.callId ?? "",
+        callId: call.callId ?? "",
       },
       logger,
     );
     try {
-      for (const message of ergonomic?.warnings ?? []) watch.warn(message);
-      const response = await attempts(request, operation, watch);
-      // An ergonomic call ends when its result is read (`call()` finishes it); a raw one here.
-      if (ergonomic !== undefined) ergonomic.watch = watch;
-      else watch.finish(BufferedResponse.exchangeOf(response)?.error);
+      for (const message of call.warnings ?? []) watch.warn(message);
+      const response = await attempts(request, call, watch);
+      // A `request()` call ends when its result is read (`request()` finishes it); a raw one here.
+      if (call.direct) call.watch = watch;
+      else watch.finish(call.error);
       return response;
     } catch (error) {
       watch.finish(error);
@@ -357,14 +396,10 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   }
 
   /** Every attempt of one request: build → attempt → decide → wait → retry. */
-  async function attempts(
-    request: CallRequest,
-    operation: OperationSpec | undefined,
-    watch: Watch,
-  ): Promise<Response> {
+  async function attempts(request: Request, call: Call, watch: Watch): Promise<Response> {
     const { method } = request;
     const url = redactUrl(request.url);
-    const limits: Limits = validateLimits(request, options);
+    const { operation, limits } = call;
     const idempotent = operation?.idempotent ?? isIdempotentMethod(method);
     const userSignal = request.signal;
     request.headers.set("authorization", authorization);
@@ -386,9 +421,17 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
           "no time left for an attempt",
         );
       }
-      // Build: a request with a body is cloned while another attempt may need the body again.
-      const outgoing =
-        request.body !== null && attempt <= limits.maxRetries ? request.clone() : request;
+      // Build: the first attempt sends the request itself; a retry re-sends the serialized body (or,
+      // for a body this pipeline did not serialize, a copy kept while another attempt may need it).
+      let outgoing = request;
+      let init: RequestInit | undefined;
+      if (request.body !== null) {
+        if (call.body !== undefined) {
+          if (attempt > 1) init = { body: call.body };
+        } else if (attempt <= limits.maxRetries) {
+          outgoing = request.clone();
+        }
+      }
       watch.attempt(attempt, outgoing.headers, rateLimitWaitMs);
       // Attempt: one timer covers the response and its whole body; the user's abort is forwarded.
       const controller = new AbortController();
@@ -401,8 +444,9 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       userSignal.addEventListener("abort", forwardAbort);
       let decision: RetryDecision;
       let response: Response | undefined;
+      let final: Response | ApiError | undefined;
       try {
-        response = await baseFetch(outgoing, { signal: controller.signal });
+        response = await baseFetch(outgoing, { ...init, signal: controller.signal });
         const refusal = refused(response, request);
         if (refusal !== undefined) {
           const { status } = response;
@@ -444,16 +488,26 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         if (decision.retry) {
           response.body?.cancel().catch(() => undefined);
         } else {
-          const read = await readBody(response, limits.maxResponseBytes);
-          // Every accepted form of an acknowledgement ("OK" as JSON or text, or empty) reads as "OK".
-          const bytes =
-            response.ok && operation?.success === "acknowledgement" ? acknowledged(read) : read;
-          const note = "note" in decision ? decision.note : undefined;
-          const exchange = { method, url, attempts: attempt, redact };
-          const final = finalResponse(response, bytes, exchange, note);
-          const error = maybeApplied(BufferedResponse.exchangeOf(final)?.error, uncertain);
-          watch.settle({ status: response.status, bytes: read.byteLength, error });
-          return final;
+          const bytes = await readBody(response, limits.maxResponseBytes);
+          const exchange: Exchange = { method, url, attempts: attempt, redact };
+          if (response.ok) {
+            const ack = operation?.success === "acknowledgement";
+            final = new BufferedResponse(
+              ack ? acknowledgement(bytes, watch) : bytes,
+              response,
+              exchange,
+            );
+          } else {
+            final = failed(
+              call,
+              response,
+              bytes,
+              exchange,
+              "note" in decision ? decision.note : undefined,
+            );
+          }
+          const error = maybeApplied(final instanceof ApiError ? final : call.error, uncertain);
+          watch.settle({ status: response.status, bytes: bytes.byteLength, error });
         }
         uncertain ||= changesState && response.status >= 500;
       } catch (error) {
@@ -507,135 +561,139 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         clearTimeout(timer);
         userSignal.removeEventListener("abort", forwardAbort);
       }
+      if (final instanceof Response) return final;
+      if (final !== undefined) throw final;
       // Wait, then retry.
-      watch.settle({
-        status: response?.status,
-        retryDelayMs: decision.delayMs,
-        reason: decision.reason,
-      });
+      const { delayMs, reason } = decision as Extract<RetryDecision, { retry: true }>;
+      watch.settle({ status: response?.status, retryDelayMs: delayMs, reason });
       try {
-        await sleep(decision.delayMs, userSignal);
+        await sleep(delayMs, userSignal);
       } catch {
         throw new AbortError(userSignal.reason);
       }
     }
   }
 
+  /**
+   * A final non-2xx answer, its body read whole: decoded, redacted and parsed once into the typed
+   * error. `request()` gets that error thrown (or, for an `x-already-applied` answer, a success);
+   * `raw` gets the redacted response for openapi-fetch's `{ error, response }`.
+   */
+  function failed(
+    call: Call,
+    response: Response,
+    bytes: Uint8Array,
+    exchange: Exchange,
+    note: string | undefined,
+  ): Response | ApiError {
+    const { status } = response;
+    const decoded = decoder.decode(bytes);
+    const json = parseJson(decoded);
+    // Redacted as parsed data, so JSON escapes cannot hide an echoed secret.
+    const body = redactData(json === undefined ? decoded || undefined : json.value, redact);
+    const tooDeep = json !== undefined && body === undefined;
+    const redacted = JSON.stringify(body);
+    // What `raw` callers read: the text as sent unless redaction changed the data.
+    const text =
+      json === undefined || tooDeep
+        ? redact(decoded)
+        : redacted === JSON.stringify(json.value)
+          ? decoded
+          : redacted;
+    const headers = redactHeaders(response.headers, redact);
+    const applied = call.operation?.alreadyApplied;
+    if (
+      applied !== undefined &&
+      status >= 400 &&
+      status < 500 &&
+      text.toLowerCase().includes(applied.toLowerCase())
+    ) {
+      // The service says the state already matches: the call had its effect.
+      call.applied = true;
+    }
+    if (!call.applied) {
+      const error = ApiError.from({
+        status,
+        headers,
+        body,
+        ...exchange,
+        note: tooDeep ? (note === undefined ? TOO_DEEP_NOTE : `${note}; ${TOO_DEEP_NOTE}`) : note,
+      });
+      if (call.direct) return error;
+      call.error = error;
+    }
+    return new BufferedResponse(new TextEncoder().encode(text), response, exchange, headers);
+  }
+
   const raw = createClient<Paths>({
     baseUrl,
     fetch: send,
     headers: options.headers,
+    bodySerializer(body: unknown) {
+      const text = JSON.stringify(body);
+      serialized = { value: body, text };
+      return text;
+    },
     querySerializer: checkedSerializer(createQuerySerializer(), "query", (query) => query),
     pathSerializer: checkedSerializer(defaultPathSerializer, "path", (_path, params) => params),
   });
   raw.use(middleware);
 
-  async function call<T>(
+  async function request<T>(
     id: string,
-    input: CallInput,
-    call?: RequestOptions,
+    input: CallInput = {},
+    perCall: RequestOptions = {},
     read?: (data: unknown, response: Response) => T,
   ): Promise<T> {
-    const operation = operations[id] as OperationSpec;
-    const warnings = operation.body === undefined ? [] : checkBody(operation, input.body);
-    const request = raw.request as unknown as (
-      method: string,
-      path: string,
-      init: object,
-    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-    // This call's own `fetch`: the call is watched until its result is read here, not only sent.
-    const ergonomic: Ergonomic = { warnings };
+    const operation = Object.hasOwn(operations, id) ? operations[id] : undefined;
+    if (operation === undefined) {
+      throw new ValidationError(
+        "operationId",
+        `is not an operation of this API: ${JSON.stringify(id)}`,
+      );
+    }
+    const call: Call = {
+      operation,
+      operationId: id,
+      limits: validateLimits(perCall, options),
+      direct: true,
+    };
+    let pending: Promise<{ data?: unknown; response: Response }>;
+    starting = call;
+    serialized = undefined;
     try {
-      const { data, response } = await request(operation.method, operation.path, {
+      pending = (raw.request as unknown as RawRequest)(operation.method, operation.path, {
         params: { path: input.path, query: input.query },
         body: input.body,
-        parseAs: operation.success === "acknowledgement" ? "text" : "json",
-        ...call,
-        fetch: (request: Request) => send(request, ergonomic),
+        signal: perCall.signal,
       });
-      const result = readResult(operation, data, response, read);
-      ergonomic.watch?.finish(undefined);
+    } finally {
+      starting = undefined;
+    }
+    try {
+      const { data, response } = await pending;
+      let result: T = undefined as T;
+      if (!call.applied && operation.success !== "acknowledgement") {
+        const body = readSuccess(operation, data, response);
+        result = read === undefined ? (body as T) : read(body, response);
+      }
+      call.watch?.finish(undefined);
       return result;
     } catch (error) {
-      ergonomic.watch?.finish(error);
+      call.watch?.finish(error);
       throw error;
     }
   }
 
-  /** Checks a body against the spec; returns what to report about fields the spec does not list. */
-  function checkBody(operation: OperationSpec, body: unknown): string[] {
-    const rule = operation.body;
-    if (rule === undefined) return [];
-    if (body === undefined) {
-      if (rule.required) throw new ValidationError("body", "is required");
-      return [];
-    }
-    const unknown: string[] = [];
-    checkValue(rule.schema, body, "body", unknown);
-    return unknown.map((field) => `${field} is not in the spec; sent as given`);
-  }
-
-  return { raw, baseUrl, call };
-}
-
-/** The result of an ergonomic call: its typed error, or its success body checked and read. */
-function readResult<T>(
-  operation: OperationSpec,
-  data: unknown,
-  response: Response,
-  read: ((data: unknown, response: Response) => T) | undefined,
-): T {
-  if (!response.ok) {
-    const error = BufferedResponse.exchangeOf(response)?.error;
-    if (error === undefined) throw new Error("unreachable: a failed response without its error");
-    if (
-      operation.alreadyApplied !== undefined &&
-      error.message.includes(operation.alreadyApplied)
-    ) {
-      return undefined as T;
-    }
-    throw error;
-  }
-  const body = readSuccess(operation, data, response);
-  return read === undefined ? (body as T) : read(body, response);
+  return { raw, baseUrl, request };
 }
 
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */
 function readSuccess(operation: OperationSpec, data: unknown, response: Response): unknown {
-  if (operation.success === "acknowledgement") {
-    // The pipeline turned plain-text `OK` and the empty body into the JSON string "OK"; the spec types
-    // the acknowledgement as a string (the service sends "OK" today), so any JSON string is one.
-    try {
-      if (typeof JSON.parse(data as string) === "string") return undefined;
-    } catch {
-      // not JSON: not an acknowledgement
-    }
-    throw invalidResponse(response, 'expected the acknowledgement "OK"', data);
-  }
   if (data === undefined) throw invalidResponse(response, "response body is empty");
   const isArray = Array.isArray(data);
   const ok =
     operation.success === "array" ? isArray : typeof data === "object" && data !== null && !isArray;
   if (!ok) throw invalidResponse(response, `expected a JSON ${operation.success}`, data);
   return data;
-}
-
-/** The body of an acknowledgement as the JSON string `"OK"` when it is one of its accepted forms. */
-function acknowledged(bytes: Uint8Array): Uint8Array {
-  return isAcknowledgement(new TextDecoder().decode(bytes))
-    ? new TextEncoder().encode('"OK"')
-    : bytes;
-}
-
-/** `"OK"` as a JSON string, plain `OK` (any case, surrounding white space) or an empty body. */
-function isAcknowledgement(text: string): boolean {
-  const trimmed = text.trim();
-  if (trimmed === "" || trimmed.toUpperCase() === "OK") return true;
-  if (!trimmed.startsWith('"')) return false;
-  try {
-    const parsed: unknown = JSON.parse(trimmed);
-    return typeof parsed === "string" && parsed.trim().toUpperCase() === "OK";
-  } catch {
-    return false;
-  }
 }

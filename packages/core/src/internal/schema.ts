@@ -3,63 +3,9 @@
 // operation's parameters and body into the `$ref`-free `Schema` subset below; nothing here reads a spec.
 import { ValidationError } from "../errors.js";
 
-/** The subset of JSON Schema the specs use, `$ref`-free, as codegen emits it. */
-export interface Schema {
-  readonly type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
-  /** A closed value set: anything else is refused. (An `x-extensible-enum` compiles to no `enum`.) */
-  readonly enum?: readonly unknown[];
-  /**
-   * The known values of an `x-extensible-enum`; only in the emulator's tables. Other values pass unless
-   * the check is {@link CheckOptions.closedKnown closed}.
-   */
-  readonly known?: readonly string[];
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly minItems?: number;
-  readonly maxItems?: number;
-  readonly pattern?: string;
-  readonly nullable?: boolean;
-  readonly required?: readonly string[];
-  /** At least one of these groups of fields must be present (an `anyOf` of `required` lists). */
-  readonly anyRequired?: readonly (readonly string[])[];
-  readonly properties?: Readonly<Record<string, Schema>>;
-  readonly additionalProperties?: boolean | Schema;
-  readonly items?: Schema;
-  readonly oneOf?: readonly Schema[];
-  readonly default?: unknown;
-}
+import type { ParameterRule, Schema } from "../operation.js";
 
-/** A path or query parameter of an operation. */
-export interface ParameterRule {
-  readonly name: string;
-  readonly in: "path" | "query";
-  readonly required: boolean;
-  readonly schema: Schema;
-}
-
-/** Everything an operation's request must satisfy, compiled from the spec. */
-export interface OperationRules {
-  readonly params: readonly ParameterRule[];
-  readonly body?: { readonly required: boolean; readonly schema: Schema };
-}
-
-/** One row of a client's generated operation table (`src/generated/operations.ts`). */
-export interface OperationSpec extends OperationRules {
-  readonly method: string;
-  /** The spec's path template, e.g. `/v2/redis/database/{id}`. */
-  readonly path: string;
-  /** Whether repeating the call is safe (a safe method, or `x-idempotent: true`). */
-  readonly idempotent: boolean;
-  /** What a 200 body is: the `"OK"` acknowledgement, a JSON array or a JSON object. */
-  readonly success: "acknowledgement" | "array" | "object";
-  /**
-   * From `x-already-applied`: the text of the error the service answers when the state already
-   * matches the request (e.g. `already enabled`); such an error means the call had its effect.
-   */
-  readonly alreadyApplied?: string;
-}
+export type { OperationRules, OperationSpec, ParameterRule, Schema } from "../operation.js";
 
 /** How {@link checkValue}, {@link parseQuery} and {@link parsePathParam} treat what a schema leaves open. */
 export interface CheckOptions {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiError, type ClientOptions, type LogEvent } from "../../src/index.js";
 import { createApi } from "../../src/internal.js";
 import { startTestServer, type ScriptedResponse, type TestServer } from "../support/test-server.js";
-import { operations, rejection, routes, type paths } from "../support/api.js";
+import { operations, rejection, type paths } from "../support/api.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -36,7 +36,6 @@ function api(options: ClientOptions = {}) {
     secrets: [TOKEN],
     userAgent: "test",
     operations,
-    routes,
   });
 }
 
@@ -105,7 +104,7 @@ describe("a server echoing the credentials", () => {
     const events: LogEvent[] = [];
     server.enqueue(script);
     const error = await rejection(
-      api({ logger: (event) => void events.push(event) }).call("getThing", {}),
+      api({ logger: (event) => void events.push(event) }).request("getThing", {}),
     );
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(error).toBeInstanceOf(ApiError);
@@ -136,7 +135,7 @@ describe("a server echoing the credentials", () => {
 
   it("the redacted error keeps what is not secret", async () => {
     server.enqueue(CASES[2]![1]);
-    const error = (await rejection(api().call("getThing", {}))) as ApiError;
+    const error = (await rejection(api().request("getThing", {}))) as ApiError;
     expect(error.body).toEqual({ error: "denied [REDACTED]", "[REDACTED]": ["[REDACTED]"] });
     expect(error.message).toContain("403 Forbidden: denied [REDACTED] (GET");
   });

@@ -24,7 +24,7 @@ beforeEach(() => server.reset());
 async function failWith(script: ScriptedResponse, id = "a"): Promise<ApiError> {
   server.enqueue(script);
   const api = testApi(server.url, { maxRetries: 0 });
-  const error = await rejection(api.call("getItem", { path: { id } }));
+  const error = await rejection(api.request("getItem", { path: { id } }));
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }

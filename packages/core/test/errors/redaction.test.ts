@@ -26,7 +26,7 @@ describe("credentials never leak", () => {
       { status: 401, body: { error: "invalid token" }, headers: { "x-request-id": "r" } },
     );
     const api = testApi(server.url, { logger: (event) => events.push(event) });
-    const error = await rejection(api.call("getThing", {}));
+    const error = await rejection(api.request("getThing", {}));
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(error).toBeInstanceOf(ApiClientError);
     expectNoSecret(error);
@@ -50,7 +50,7 @@ describe("credentials never leak", () => {
     const events: LogEvent[] = [];
     const api = testApi(server.url, { maxRetries: 0, logger: (event) => events.push(event) });
     server.enqueue(echo);
-    const error = await rejection(api.call("getThing", {}));
+    const error = await rejection(api.request("getThing", {}));
     expect(error).toBeInstanceOf(ApiError);
     expectNoSecret(error);
     expectNoSecret((error as ApiError).body);
@@ -67,17 +67,17 @@ describe("credentials never leak", () => {
 
   it("a 2xx body echoing the credentials is redacted from InvalidResponseError", async () => {
     server.enqueue({ status: 200, body: `not json ${SECRET}` });
-    const error = await rejection(testApi(server.url).call("getThing", {}));
+    const error = await rejection(testApi(server.url).request("getThing", {}));
     expectNoSecret(error);
   });
 
   it("connection and timeout errors do not carry it", async () => {
     const refusedUrl = await closedPortUrl();
-    const refused = await rejection(testApi(refusedUrl, { maxRetries: 0 }).call("getThing", {}));
+    const refused = await rejection(testApi(refusedUrl, { maxRetries: 0 }).request("getThing", {}));
     expectNoSecret(refused);
     server.enqueue({ hang: true });
     const timedOut = await rejection(
-      testApi(server.url, { maxRetries: 0, timeoutMs: 50 }).call("getThing", {}),
+      testApi(server.url, { maxRetries: 0, timeoutMs: 50 }).request("getThing", {}),
     );
     expectNoSecret(timedOut);
   });

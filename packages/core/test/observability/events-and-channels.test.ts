@@ -38,8 +38,8 @@ describe("logger events that can be joined", () => {
     );
     const events = await logged(async (logger) => {
       const api = testApi(server.url, { logger });
-      await api.call("getItem", { path: { id: "a" } });
-      await api.call("getItem", { path: { id: "b" } });
+      await api.request("getItem", { path: { id: "a" } });
+      await api.request("getItem", { path: { id: "b" } });
     });
     expect(events.map((e) => e.type)).toEqual([
       "request",
@@ -62,7 +62,9 @@ describe("logger events that can be joined", () => {
   it("url keeps the path and names the query parameters without their values", async () => {
     server.enqueue({ status: 200, body: {} });
     const events = await logged((logger) =>
-      testApi(server.url, { logger }).call("getThing", { query: { cursor: "c-secret", count: 7 } }),
+      testApi(server.url, { logger }).request("getThing", {
+        query: { cursor: "c-secret", count: 7 },
+      }),
     );
     expect(events[0]?.url).toBe(`${server.url}/thing?cursor&count`);
     expect(JSON.stringify(events)).not.toContain("c-secret");
@@ -70,7 +72,9 @@ describe("logger events that can be joined", () => {
 
   it("a call that succeeds ends with its response and has no error event", async () => {
     server.enqueue({ status: 200, body: [] });
-    const events = await logged((logger) => testApi(server.url, { logger }).call("listItems", {}));
+    const events = await logged((logger) =>
+      testApi(server.url, { logger }).request("listItems", {}),
+    );
     expect(events.at(-1)?.type).toBe("response");
     expect(events.some((e) => e.type === "error")).toBe(false);
   });
@@ -127,7 +131,7 @@ describe("logger events that can be joined", () => {
         },
       });
       const error = await rejection(
-        api.call("getThing", {}, { ...call, signal: controller.signal }),
+        api.request("getThing", {}, { ...call, signal: controller.signal }),
       );
       expect(isExpected(error)).toBe(true);
       expect(events.filter((e) => e.type === "error")).toHaveLength(1);
@@ -183,7 +187,7 @@ describe("tracing channels", () => {
       { status: 503, headers: { "retry-after-ms": "30" } },
       { status: 200, body: { ok: 1 } },
     );
-    await testApi(server.url).call("getThing", { query: { count: 3 } });
+    await testApi(server.url).request("getThing", { query: { count: 3 } });
     expect(tracing.seen.map((s) => `${s.channel}:${s.event}`)).toEqual([
       "call:start",
       "call:end",
@@ -239,7 +243,7 @@ describe("tracing channels", () => {
 
   it("a start subscriber adds trace headers to the attempt, but never authorization", async () => {
     server.enqueue({ status: 503, headers: NOW }, { status: 200, body: {} });
-    await testApi(server.url).call("getThing", {});
+    await testApi(server.url).request("getThing", {});
     for (const request of server.requests) {
       expect(request.headers.traceparent).toBe(`00-${"a".repeat(32)}-${"b".repeat(16)}-01`);
       expect(request.headers.authorization).toBe(`Bearer ${SECRET}`);
@@ -251,7 +255,7 @@ describe("tracing channels", () => {
       ...Array.from({ length: 2 }, () => ({ status: 500, headers: NOW, body: { error: SECRET } })),
     );
     const error = await rejection(
-      testApi(server.url, { maxRetries: 1 }).call("getThing", { query: { cursor: SECRET } }),
+      testApi(server.url, { maxRetries: 1 }).request("getThing", { query: { cursor: SECRET } }),
     );
     const errors = tracing.seen.filter((s) => s.event === "error");
     expect(errors.map((s) => s.channel)).toEqual(["attempt", "call"]);
@@ -266,7 +270,7 @@ describe("tracing channels", () => {
   it("an abort ends the call and its attempt with the AbortError", async () => {
     server.enqueue({ hang: true });
     const controller = new AbortController();
-    const pending = testApi(server.url).call("getThing", {}, { signal: controller.signal });
+    const pending = testApi(server.url).request("getThing", {}, { signal: controller.signal });
     setTimeout(() => controller.abort(), 30);
     const error = await rejection(pending);
     expect(error).toBeInstanceOf(AbortError);
@@ -294,7 +298,7 @@ describe("nobody subscribed", () => {
     const call = tracingChannel("api-clients:call");
     expect(call.hasSubscribers).toBe(false);
     server.enqueue({ status: 200, body: {} });
-    await testApi(server.url).call("getThing", {});
+    await testApi(server.url).request("getThing", {});
     expect(server.requests[0]?.headers.traceparent).toBeUndefined();
   });
 });

@@ -48,7 +48,7 @@ const reader: PageReader<Page> = {
 function fetchPageFrom(url: string) {
   const api = testApi(url, { maxRetries: 0 });
   return (cursor: string | undefined, signal: AbortSignal): Promise<Page> =>
-    api.call<Page>("getThing", { query: cursor === undefined ? {} : { cursor } }, { signal });
+    api.request<Page>("getThing", { query: cursor === undefined ? {} : { cursor } }, { signal });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -35,7 +35,7 @@ const JSON_TYPE = { "content-type": "application/json" };
 describe("a deeply nested body (item 17)", () => {
   it("on a 200 is an InvalidResponseError, sent once, without the body", async () => {
     server.enqueue({ status: 200, headers: JSON_TYPE, body: DEEP });
-    const error = await rejection(testApi(server.url).call("getThing", {}));
+    const error = await rejection(testApi(server.url).request("getThing", {}));
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as ApiError).body).toBeUndefined();
     expect((error as Error).message).toBe(
@@ -46,7 +46,7 @@ describe("a deeply nested body (item 17)", () => {
 
   it("on a 400 keeps its class, is sent once, and says why the body is missing", async () => {
     server.enqueue({ status: 400, headers: JSON_TYPE, body: DEEP });
-    const error = await rejection(testApi(server.url).call("getThing", {}));
+    const error = await rejection(testApi(server.url).request("getThing", {}));
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as ApiError).body).toBeUndefined();
     expect((error as Error).message).toBe(
@@ -74,7 +74,7 @@ describe("a `fetch` option that returns a non-standard response (item 18)", () =
     ["getThing", {}],
   ] as const)("%s fails once with an InvalidResponseError that says so", async (id, input) => {
     server.setHandler(() => ({ status: 200, body: { id: 1 } }));
-    const error = await rejection(testApi(server.url, { fetch: nodeFetchLike }).call(id, input));
+    const error = await rejection(testApi(server.url, { fetch: nodeFetchLike }).request(id, input));
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as ApiError).status).toBe(200);
     expect((error as Error).message).toContain(
@@ -88,7 +88,7 @@ describe("a `fetch` option that returns a non-standard response (item 18)", () =
 describe("redirects", () => {
   it("a redirect loop is a ConnectionError that says so, not retried (item 21)", async () => {
     server.setHandler(() => ({ status: 302, headers: { location: "/thing" } }));
-    const error = await rejection(testApi(server.url).call("getThing", {}));
+    const error = await rejection(testApi(server.url).request("getThing", {}));
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toBe(
       `Too many redirects (GET ${server.url}/thing): a redirect loop, not retried`,
@@ -136,7 +136,7 @@ describe("redirects", () => {
     try {
       server.setHandler(() => ({ status: 200, body: { downgraded: true } }));
       const baseUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
-      const error = await rejection(testApi(baseUrl).call("getThing", {}));
+      const error = await rejection(testApi(baseUrl).request("getThing", {}));
       expect(error).toBeInstanceOf(ConnectionError);
       expect((error as Error).message).toBe(
         `Refused a redirect from https to http (${server.url}/thing) (GET ${baseUrl}/thing)`,
@@ -157,7 +157,7 @@ describe("fields named __proto__ (item 23)", () => {
 
   it("stay own data keys of a result", async () => {
     server.enqueue({ status: 200, headers: JSON_TYPE, body });
-    const thing = (await testApi(server.url).call("getThing", {})) as Record<string, unknown>;
+    const thing = (await testApi(server.url).request("getThing", {})) as Record<string, unknown>;
     expect(Object.keys(thing)).toEqual(["__proto__", "name"]);
     expect(Object.getOwnPropertyDescriptor(thing, "__proto__")?.value).toEqual({ polluted: true });
     expect(Object.getPrototypeOf(thing)).toBe(Object.prototype);
@@ -165,7 +165,7 @@ describe("fields named __proto__ (item 23)", () => {
 
   it("stay own data keys of an error body (after redaction)", async () => {
     server.enqueue({ status: 400, headers: JSON_TYPE, body });
-    const error = (await rejection(testApi(server.url).call("getThing", {}))) as ApiError;
+    const error = (await rejection(testApi(server.url).request("getThing", {}))) as ApiError;
     const errorBody = error.body as Record<string, unknown>;
     expect(Object.keys(errorBody)).toEqual(["__proto__", "name"]);
     expect(Object.getOwnPropertyDescriptor(errorBody, "__proto__")?.value).toEqual({

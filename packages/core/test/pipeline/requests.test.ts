@@ -15,7 +15,6 @@ import {
   USER_AGENT,
   operations,
   rejection,
-  routes,
   testApi,
   thrown,
   type paths,
@@ -47,7 +46,6 @@ describe("construction", () => {
       secrets: [],
       userAgent: "ua",
       operations,
-      routes,
     });
     expect(api.baseUrl).toBe("https://qstash.upstash.io");
     expect([DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES]).toEqual([
@@ -113,7 +111,6 @@ describe("construction", () => {
         secrets: [],
         userAgent: "ua",
         operations,
-        routes,
       }),
     );
     expect(error).toBeInstanceOf(ValidationError);
@@ -122,13 +119,13 @@ describe("construction", () => {
 
   it("validates per-call overrides before sending anything", async () => {
     const api = testApi(server.url);
-    const retries = await rejection(api.call("getThing", {}, { maxRetries: -2 }));
+    const retries = await rejection(api.request("getThing", {}, { maxRetries: -2 }));
     expect((retries as Error).message).toBe("maxRetries: must be an integer from 0 to 100");
-    const timeout = await rejection(api.raw.GET("/thing", { timeoutMs: -1 } as never));
+    const timeout = await rejection(api.request("getThing", {}, { timeoutMs: -1 }));
     expect(timeout).toBeInstanceOf(ValidationError);
     expect((timeout as ValidationError).field).toBe("timeoutMs");
     // Above a timer's range it would fire at once: refused per call as at construction.
-    const huge = await rejection(api.call("getThing", {}, { timeoutMs: 2 ** 31 }));
+    const huge = await rejection(api.request("getThing", {}, { timeoutMs: 2 ** 31 }));
     expect((huge as Error).message).toBe(
       "timeoutMs: must be a number of milliseconds > 0 and <= 2147483647 (about 24.8 days)",
     );
@@ -155,7 +152,7 @@ describe("requests", () => {
     ["name/value pairs", [["x-team", "blue"]]],
   ])("accepts headers as %s", async (_name, headers) => {
     server.enqueue({ status: 200, body: {} });
-    await testApi(server.url, { headers }).call("getThing", {});
+    await testApi(server.url, { headers }).request("getThing", {});
     expect(server.requests[0]?.headers["x-team"]).toBe("blue");
   });
 
@@ -173,16 +170,16 @@ describe("requests", () => {
 
   it("call returns the parsed body, keeping fields it does not know", async () => {
     server.enqueue({ status: 200, body: { id: 1, extra: { nested: true } } });
-    expect(await testApi(server.url).call("getThing", {})).toEqual({
+    expect(await testApi(server.url).request("getThing", {})).toEqual({
       id: 1,
       extra: { nested: true },
     });
   });
 
-  it("call sends the JSON body and passes the data through read", async () => {
+  it("request sends the JSON body and passes the data through read", async () => {
     server.enqueue({ status: 200, body: { id: 7 } });
     const read = (data: unknown, response: Response) => ({ data, status: response.status });
-    const result = await testApi(server.url).call(
+    const result = await testApi(server.url).request(
       "createThing",
       { body: { name: "a" } },
       undefined,
@@ -197,7 +194,7 @@ describe("requests", () => {
   it("emits request and response events with a duration", async () => {
     server.enqueue({ status: 200, body: {}, delayMs: 20 });
     const events: LogEvent[] = [];
-    await testApi(server.url, { logger: (event) => events.push(event) }).call("getThing", {});
+    await testApi(server.url, { logger: (event) => events.push(event) }).request("getThing", {});
     const call = {
       api: "test",
       callId: expect.any(String) as string,
@@ -223,7 +220,7 @@ describe("requests", () => {
     server.enqueue({ status: 200, body: {} });
     const events: LogEvent[] = [];
     const api = testApi(server.url, { logger: (event) => events.push(event) });
-    await api.call("createThing", { body: { name: "a", colour: "red" } });
+    await api.request("createThing", { body: { name: "a", colour: "red" } });
     expect(events[0]).toEqual({
       type: "warning",
       api: "test",
@@ -244,7 +241,7 @@ describe("requests", () => {
         throw new Error("logger bug");
       },
     });
-    expect(await api.call("getThing", {})).toEqual({ ok: true });
+    expect(await api.request("getThing", {})).toEqual({ ok: true });
   });
 
   it("an async logger that rejects causes no unhandled rejection", async () => {
@@ -259,7 +256,7 @@ describe("requests", () => {
           throw new Error("logger bug");
         },
       });
-      expect(await rejection(api.call("getThing", {}))).toBeInstanceOf(NotFoundError);
+      expect(await rejection(api.request("getThing", {}))).toBeInstanceOf(NotFoundError);
       await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       process.off("unhandledRejection", record);
@@ -276,7 +273,7 @@ describe("requests", () => {
         return fetch(input, init);
       },
     });
-    await api.call("getThing", {});
+    await api.request("getThing", {});
     expect(calls).toBe(2);
   });
 });
@@ -290,18 +287,18 @@ describe("parameters and bodies are checked before anything is sent", () => {
     ],
     [
       "a query value out of range (call)",
-      (api) => api.call("getThing", { query: { count: 0 } }),
+      (api) => api.request("getThing", { query: { count: 0 } }),
       "count: must be an integer from 1 to 1000",
     ],
     [
       "an unknown query parameter",
-      (api) => api.call("getThing", { query: { cursr: "a" } }),
+      (api) => api.request("getThing", { query: { cursr: "a" } }),
       'cursr: is not a known parameter (expected one of "cursor", "count")',
     ],
-    ["a missing body", (api) => api.call("createThing", {}), "body: is required"],
+    ["a missing body", (api) => api.request("createThing", {}), "body: is required"],
     [
       "a body without a required field",
-      (api) => api.call("createThing", { body: {} }),
+      (api) => api.request("createThing", { body: {} }),
       "body.name: is required",
     ],
     [
@@ -311,7 +308,7 @@ describe("parameters and bodies are checked before anything is sent", () => {
     ],
     [
       "an empty path parameter",
-      (api) => api.call("getItem", { path: { id: "" } }),
+      (api) => api.request("getItem", { path: { id: "" } }),
       "id: must be a non-empty string",
     ],
     [
@@ -321,7 +318,7 @@ describe("parameters and bodies are checked before anything is sent", () => {
     ],
     [
       "a lone surrogate in a query value",
-      (api) => api.call("getThing", { query: { cursor: "\uDC00x" } }),
+      (api) => api.request("getThing", { query: { cursor: "\uDC00x" } }),
       "cursor: must be well-formed Unicode (it holds a lone surrogate)",
     ],
   ])("refuses %s", async (_name, send, message) => {
@@ -361,7 +358,7 @@ describe("raw keeps openapi-fetch's convention", () => {
 
   it("call throws the typed error for the same response", async () => {
     server.enqueue({ status: 404, body: { error: "item not found" } });
-    const error = await rejection(testApi(server.url).call("getItem", { path: { id: "a" } }));
+    const error = await rejection(testApi(server.url).request("getItem", { path: { id: "a" } }));
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as Error).message).toBe(
       `404 Not Found: item not found (GET ${server.url}/items/a)`,

@@ -57,7 +57,7 @@ describe("maxResponseBytes", () => {
         maxResponseBytes: LIMIT,
         logger: (event) => events.push(event),
       });
-      const error = await rejection(api.call("getThing", {}));
+      const error = await rejection(api.request("getThing", {}));
       expect(error).toBeInstanceOf(ErrorClass);
       const failure = error as ApiError;
       expect(failure.status).toBe(script.status);
@@ -83,7 +83,7 @@ describe("maxResponseBytes", () => {
     const body = `{"pad":"${" ".repeat(LIMIT - 10)}"}`;
     expect(Buffer.byteLength(body)).toBe(LIMIT);
     server.enqueue({ status: 200, body });
-    const thing = await testApi(server.url, { maxResponseBytes: LIMIT }).call("getThing", {});
+    const thing = await testApi(server.url, { maxResponseBytes: LIMIT }).request("getThing", {});
     expect(thing).toHaveProperty("pad");
   });
 
@@ -92,7 +92,7 @@ describe("maxResponseBytes", () => {
     ["a chunked body", true],
   ])("stops reading and closes the connection (%s)", async (_name, chunked) => {
     server.enqueue({ status: 200, streamBytes: 1024 * LIMIT, chunked });
-    await rejection(testApi(server.url, { maxResponseBytes: LIMIT }).call("getThing", {}));
+    await rejection(testApi(server.url, { maxResponseBytes: LIMIT }).request("getThing", {}));
     const exchange = server.requests[0];
     await Promise.race([exchange?.done, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     expect(exchange?.closedEarly).toBe(true);

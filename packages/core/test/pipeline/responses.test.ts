@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ConflictError, InvalidResponseError } from "../../src/index.js";
+import {
+  ConflictError,
+  InternalServerError,
+  InvalidResponseError,
+  type LogEvent,
+} from "../../src/index.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { rejection, testApi } from "../support/api.js";
 
@@ -22,7 +27,7 @@ describe("a 2xx body that is not what the operation promises", () => {
     ["null for an object", "null", "expected a JSON object: null"],
   ])("%s throws InvalidResponseError from call", async (_name, body, reason) => {
     server.enqueue({ status: 200, body, headers: JSON_TYPE });
-    const error = await rejection(testApi(server.url).call("getThing", {}));
+    const error = await rejection(testApi(server.url).request("getThing", {}));
     expect(error).toBeInstanceOf(InvalidResponseError);
     const invalid = error as InvalidResponseError;
     expect(invalid.status).toBe(200);
@@ -35,7 +40,7 @@ describe("a 2xx body that is not what the operation promises", () => {
 
   it("an object for an array throws InvalidResponseError", async () => {
     server.enqueue({ status: 200, body: { items: [] } });
-    const error = await rejection(testApi(server.url).call("listItems", {}));
+    const error = await rejection(testApi(server.url).request("listItems", {}));
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as Error).message).toContain("expected a JSON array");
   });
@@ -50,36 +55,77 @@ describe("a 2xx body that is not what the operation promises", () => {
   });
 });
 
-describe("acknowledgements", () => {
+describe("acknowledgements: every 2xx resolves, one rule for request() and raw", () => {
   it.each([
-    ["JSON string", '"OK"'],
-    ["plain text", "OK"],
-    ["lower case with whitespace", "  ok\n"],
-    ["empty body", ""],
-    // The spec types the acknowledgement as a string: another JSON string is one too.
-    ["another JSON string", '"not ok"'],
-  ])("accepts %s", async (_name, body) => {
-    server.enqueue({ status: 200, body });
-    expect(await testApi(server.url).call("toggle", { path: { id: "a" } })).toBeUndefined();
+    ["JSON string", 200, '"OK"'],
+    ["plain text", 200, "OK"],
+    ["lower case with whitespace", 200, "  ok\n"],
+    ["empty 200", 200, ""],
+    ["204 without a body", 204, undefined],
+  ])("accepts %s without a warning", async (_name, status, body) => {
+    server.enqueue({ status, body });
+    const events: LogEvent[] = [];
+    const api = testApi(server.url, { logger: (event) => events.push(event) });
+    expect(await api.request("toggle", { path: { id: "a" } })).toBeUndefined();
+    expect(events.filter((event) => event.type === "warning")).toEqual([]);
   });
 
-  it.each([["NOPE"], ['{"ok":true}'], ["42"], ['"unterminated']])("rejects %s", async (body) => {
+  it.each([
+    ["plain text", "Done", "Done"],
+    ["a JSON string", '"not ok"', '"not ok"'],
+    ["a JSON object", '{"ok":true}', '{"ok":true}'],
+  ])("resolves %s and quotes it in one warning event", async (_name, body, quoted) => {
     server.enqueue({ status: 200, body });
-    const error = await rejection(testApi(server.url).call("toggle", { path: { id: "a" } }));
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect((error as Error).message).toContain('expected the acknowledgement "OK"');
+    const events: LogEvent[] = [];
+    const api = testApi(server.url, { logger: (event) => events.push(event) });
+    expect(await api.request("toggle", { path: { id: "a" } })).toBeUndefined();
+    const warnings = events.filter((event) => event.type === "warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ method: "POST", url: `${server.url}/toggle/a` });
+    expect((warnings[0] as { message: string }).message).toContain(quoted);
   });
 
-  it("an error saying the state already matches resolves (x-already-applied)", async () => {
-    server.enqueue({ status: 400, body: { error: "tls is already enabled for this database" } });
-    expect(await testApi(server.url).call("toggle", { path: { id: "a" } })).toBeUndefined();
-    expect(server.requests).toHaveLength(1);
+  it("raw reads every accepted form as the string OK, and any other text as that string", async () => {
+    const api = testApi(server.url);
+    server.enqueue({ status: 200, body: " ok " }, { status: 200, body: "Done" });
+    expect((await api.raw.POST("/toggle/{id}", { params: { path: { id: "a" } } })).data).toBe("OK");
+    expect((await api.raw.POST("/toggle/{id}", { params: { path: { id: "a" } } })).data).toBe(
+      "Done",
+    );
+  });
+
+  it.each([
+    [400, "TLS is Already Enabled for this database"],
+    [404, "already enabled"],
+  ])(
+    "a %i saying the state already matches resolves (x-already-applied, any case)",
+    async (status, text) => {
+      server.enqueue({ status, body: { error: text } });
+      expect(await testApi(server.url).request("toggle", { path: { id: "a" } })).toBeUndefined();
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+
+  it("a 500 with the same text throws (x-already-applied is a 4xx answer only)", async () => {
+    server.enqueue({ status: 500, body: { error: "already enabled" } });
+    const api = testApi(server.url, { maxRetries: 0 });
+    const error = await rejection(api.request("toggle", { path: { id: "a" } }));
+    expect(error).toBeInstanceOf(InternalServerError);
   });
 
   it("any other error of that operation still throws", async () => {
     server.enqueue({ status: 409, body: { error: "database is being deleted" } });
-    const error = await rejection(testApi(server.url).call("toggle", { path: { id: "a" } }));
+    const error = await rejection(testApi(server.url).request("toggle", { path: { id: "a" } }));
     expect(error).toBeInstanceOf(ConflictError);
+  });
+
+  it("raw hands back the server's answer as it is, even when it says already applied", async () => {
+    server.enqueue({ status: 400, body: { error: "already enabled" } });
+    const result = await testApi(server.url).raw.POST("/toggle/{id}", {
+      params: { path: { id: "a" } },
+    });
+    expect(result.response.status).toBe(400);
+    expect(result.error).toEqual({ error: "already enabled" });
   });
 });
 

@@ -22,7 +22,9 @@ describe("deadlineMs bounds a whole call", () => {
   it("a server that never answers: fails in 2.0–2.5 s with an error naming the deadline", async () => {
     server.setHandler(() => ({ hang: true }));
     const started = performance.now();
-    const error = await rejection(testApi(server.url, { deadlineMs: 2000 }).call("getThing", {}));
+    const error = await rejection(
+      testApi(server.url, { deadlineMs: 2000 }).request("getThing", {}),
+    );
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect(error).toBeInstanceOf(TimeoutError);
@@ -38,7 +40,9 @@ describe("deadlineMs bounds a whole call", () => {
       { status: 200, body: { ok: true } },
     );
     const started = performance.now();
-    const error = await rejection(testApi(server.url, { deadlineMs: 2000 }).call("getThing", {}));
+    const error = await rejection(
+      testApi(server.url, { deadlineMs: 2000 }).request("getThing", {}),
+    );
     expect(performance.now() - started).toBeLessThan(1500);
     expect(server.requests).toHaveLength(1);
     expect(error).toBeInstanceOf(InternalServerError);
@@ -50,13 +54,13 @@ describe("deadlineMs bounds a whole call", () => {
   it("the per-call deadlineMs overrides the client's", async () => {
     server.setHandler(() => ({ hang: true }));
     const api = testApi(server.url, { deadlineMs: 60_000 });
-    const error = await rejection(api.call("getThing", {}, { deadlineMs: 300 }));
+    const error = await rejection(api.request("getThing", {}, { deadlineMs: 300 }));
     expect((error as DeadlineExceededError).deadlineMs).toBe(300);
   });
 
   it("a connection error whose retry would pass the deadline names the deadline and the last failure", async () => {
     server.enqueue({ reset: true });
-    const error = await rejection(testApi(server.url, { deadlineMs: 100 }).call("getThing", {}));
+    const error = await rejection(testApi(server.url, { deadlineMs: 100 }).request("getThing", {}));
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect((error as Error).message).toMatch(/deadline of 100 ms.*last attempt: Connection failed/);
   });

@@ -53,7 +53,7 @@ describe("the in-process gate paces by the budget the server reported", () => {
     const { arrivals, refused } = burstServer(2);
     const events: LogEvent[] = [];
     const api = testApi(server.url, { logger: (e) => events.push(e), maxRetries: 0 });
-    for (let i = 0; i < 6; i++) await api.call("getThing", {});
+    for (let i = 0; i < 6; i++) await api.request("getThing", {});
     expect(refused()).toBe(0);
     expect(arrivals).toHaveLength(6);
     const waits = events.filter((e) => e.type === "rate-limit");
@@ -64,8 +64,8 @@ describe("the in-process gate paces by the budget the server reported", () => {
   it("concurrent calls go through the same gate", async () => {
     const { refused } = burstServer(3);
     const api = testApi(server.url, { maxRetries: 0 });
-    await api.call("getThing", {}); // learn the window
-    await Promise.all(Array.from({ length: 8 }, () => api.call("getThing", {})));
+    await api.request("getThing", {}); // learn the window
+    await Promise.all(Array.from({ length: 8 }, () => api.request("getThing", {})));
     expect(refused()).toBe(0);
   });
 
@@ -80,11 +80,11 @@ describe("the in-process gate paces by the budget the server reported", () => {
       body: { ok: true },
     }));
     const api = testApi(server.url);
-    await api.call("getThing", {});
+    await api.request("getThing", {});
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("stop")), 100);
     const started = performance.now();
-    const error = await rejection(api.call("getThing", {}, { signal: controller.signal }));
+    const error = await rejection(api.request("getThing", {}, { signal: controller.signal }));
     expect(error).toBeInstanceOf(AbortError);
     expect(performance.now() - started).toBeLessThan(2000);
     expect(server.requests).toHaveLength(1);
@@ -101,8 +101,8 @@ describe("the in-process gate paces by the budget the server reported", () => {
       body: { ok: true },
     }));
     const api = testApi(server.url);
-    await api.call("getThing", {});
-    const error = await rejection(api.call("getThing", {}));
+    await api.request("getThing", {});
+    const error = await rejection(api.request("getThing", {}));
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect((error as Error).message).toContain("not sent: the rate limit has nothing left until");
     expect(server.requests).toHaveLength(1);
@@ -115,7 +115,7 @@ describe("the in-process gate paces by the budget the server reported", () => {
       rateLimiter: createRateLimiter({ limit: { requests: 2, intervalMs: 400 } }),
       logger: (e) => events.push(e),
     });
-    for (let i = 0; i < 5; i++) await api.call("getThing", {});
+    for (let i = 0; i < 5; i++) await api.request("getThing", {});
     const arrivals = server.requests.map((r) => r.receivedAt);
     expect(arrivals[2]! - arrivals[0]!).toBeGreaterThanOrEqual(390);
     expect(arrivals[4]! - arrivals[0]!).toBeGreaterThanOrEqual(790);
@@ -143,7 +143,7 @@ describe("the rateLimiter option", () => {
         calls.push(`report ${answer.status} ${answer.headers.get("burst-ratelimit-remaining")}`);
       },
     };
-    await testApi(server.url, { rateLimiter: limiter }).call("getThing", {});
+    await testApi(server.url, { rateLimiter: limiter }).request("getThing", {});
     expect(calls).toEqual(["acquire", "report 200 4"]);
     expect(keys.size).toBe(1);
     const [key] = [...keys];
@@ -161,7 +161,7 @@ describe("the rateLimiter option", () => {
       },
     };
     const api = testApi(server.url, { rateLimiter: limiter, logger: (e) => events.push(e) });
-    expect(await api.call("getThing", {})).toEqual({ ok: true });
+    expect(await api.request("getThing", {})).toEqual({ ok: true });
     const warnings = events.filter((e) => e.type === "warning").map((e) => e.message);
     expect(warnings).toEqual([
       "rate limiter failed (store unreachable); sending without it",

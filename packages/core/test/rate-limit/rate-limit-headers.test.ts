@@ -30,7 +30,7 @@ describe("a 429 read by the service's rate-limit headers", () => {
       },
       body: { error: "daily quota exceeded" },
     });
-    const error = await rejection(testApi(server.url).call("getThing", {}));
+    const error = await rejection(testApi(server.url).request("getThing", {}));
     expect(server.requests).toHaveLength(1);
     expect(error).toBeInstanceOf(RateLimitError);
     const limited = error as RateLimitError;
@@ -65,7 +65,7 @@ describe("a 429 read by the service's rate-limit headers", () => {
       };
     });
     const events: LogEvent[] = [];
-    const result = await testApi(server.url, { logger: (e) => events.push(e) }).call(
+    const result = await testApi(server.url, { logger: (e) => events.push(e) }).request(
       "getThing",
       {},
     );
@@ -89,7 +89,7 @@ describe("a 429 read by the service's rate-limit headers", () => {
       { status: 200, body: { ok: true } },
     );
     const events: LogEvent[] = [];
-    await testApi(server.url, { logger: (e) => events.push(e) }).call("getThing", {});
+    await testApi(server.url, { logger: (e) => events.push(e) }).request("getThing", {});
     expect(events.find((e) => e.type === "retry")).toMatchObject({ delayMs: 1500 });
   });
 
@@ -102,7 +102,7 @@ describe("a 429 read by the service's rate-limit headers", () => {
         "burst-ratelimit-reset": String(unixSeconds(Date.now()) + 120),
       },
     });
-    const error = (await rejection(testApi(server.url).call("getThing", {}))) as RateLimitError;
+    const error = (await rejection(testApi(server.url).request("getThing", {}))) as RateLimitError;
     expect(server.requests).toHaveLength(1);
     expect(error.scope).toBe("burst");
     expect(error.message).toContain("(Burst-RateLimit-Reset), more than the 60 s limit");

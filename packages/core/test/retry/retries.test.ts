@@ -23,7 +23,7 @@ describe("retries over HTTP", () => {
   it("503 then 200 succeeds on the second attempt, after a backoff", async () => {
     server.enqueue({ status: 503 }, { status: 200, body: { ok: true } });
     const started = performance.now();
-    expect(await testApi(server.url).call("getThing", {})).toEqual({ ok: true });
+    expect(await testApi(server.url).request("getThing", {})).toEqual({ ok: true });
     expect(server.requests).toHaveLength(2);
     // The first backoff is 500 ms minus up to 25 % jitter.
     expect(performance.now() - started).toBeGreaterThanOrEqual(370);
@@ -37,7 +37,7 @@ describe("retries over HTTP", () => {
         body: { error: "bad gateway" },
       })),
     );
-    const error = await rejection(testApi(server.url, { maxRetries: 3 }).call("getThing", {}));
+    const error = await rejection(testApi(server.url, { maxRetries: 3 }).request("getThing", {}));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).attempts).toBe(4);
     expect((error as Error).message).toBe(
@@ -48,7 +48,9 @@ describe("retries over HTTP", () => {
 
   it("does not retry a non-idempotent call on 503", async () => {
     server.enqueue({ status: 503, headers: NOW, body: { error: "busy" } }, { status: 200 });
-    const error = await rejection(testApi(server.url).call("createThing", { body: { name: "a" } }));
+    const error = await rejection(
+      testApi(server.url).request("createThing", { body: { name: "a" } }),
+    );
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).status).toBe(503);
     expect((error as InternalServerError).attempts).toBe(1);
@@ -57,14 +59,14 @@ describe("retries over HTTP", () => {
 
   it("retries a POST the spec marks idempotent on 503", async () => {
     server.enqueue({ status: 503, headers: NOW }, { status: 200, body: "OK" });
-    await testApi(server.url).call("toggle", { path: { id: "a" } });
+    await testApi(server.url).request("toggle", { path: { id: "a" } });
     expect(server.requests).toHaveLength(2);
   });
 
   it("retries POST on 429 and resends the same body", async () => {
     server.enqueue({ status: 429, headers: NOW }, { status: 201, body: { id: 7 } });
     const api = testApi(server.url);
-    expect(await api.call("createThing", { body: { name: "a" } })).toEqual({ id: 7 });
+    expect(await api.request("createThing", { body: { name: "a" } })).toEqual({ id: 7 });
     expect(server.requests.map((r) => [r.method, r.body])).toEqual([
       ["POST", '{"name":"a"}'],
       ["POST", '{"name":"a"}'],
@@ -92,7 +94,7 @@ describe("retries over HTTP", () => {
         if (event.type === "retry") controller.abort();
       },
     });
-    await rejection(api.call("getThing", {}, { signal: controller.signal }));
+    await rejection(api.request("getThing", {}, { signal: controller.signal }));
     expect(events.find((event) => event.type === "retry")).toMatchObject({
       delayMs: 2000,
       attempt: 1,
@@ -103,7 +105,7 @@ describe("retries over HTTP", () => {
   it("honours retry-after-ms", async () => {
     server.enqueue({ status: 503, headers: { "retry-after-ms": "80" } }, { status: 200, body: {} });
     const started = performance.now();
-    await testApi(server.url).call("getThing", {});
+    await testApi(server.url).request("getThing", {});
     expect(performance.now() - started).toBeGreaterThanOrEqual(78);
     expect(server.requests).toHaveLength(2);
   });
@@ -120,7 +122,7 @@ describe("retries over HTTP", () => {
           if (event.type === "retry") controller.abort();
         },
       });
-      await rejection(api.call("getThing", {}, { signal: controller.signal }));
+      await rejection(api.request("getThing", {}, { signal: controller.signal }));
       const retry = events.find((event) => event.type === "retry") as { delayMs: number };
       expect(retry.delayMs).toBeGreaterThanOrEqual(375);
       expect(retry.delayMs).toBeLessThanOrEqual(500);
@@ -134,7 +136,7 @@ describe("retries over HTTP", () => {
       body: { error: "slow down" },
     });
     const started = performance.now();
-    const error = await rejection(testApi(server.url).call("getThing", {}));
+    const error = await rejection(testApi(server.url).request("getThing", {}));
     // At once: a wait would take at least the 60 s cap (10 s leaves room for a busy machine).
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -150,7 +152,7 @@ describe("retries over HTTP", () => {
       { status: 503, headers: { ...NOW, "x-should-retry": "false" } },
       { status: 200 },
     );
-    await expect(testApi(server.url).call("getThing", {})).rejects.toBeInstanceOf(
+    await expect(testApi(server.url).request("getThing", {})).rejects.toBeInstanceOf(
       InternalServerError,
     );
     expect(server.requests).toHaveLength(1);
@@ -161,22 +163,22 @@ describe("retries over HTTP", () => {
       { status: 400, headers: { ...NOW, "x-should-retry": "true" } },
       { status: 200, body: {} },
     );
-    await testApi(server.url).call("createThing", { body: { name: "a" } });
+    await testApi(server.url).request("createThing", { body: { name: "a" } });
     expect(server.requests).toHaveLength(2);
   });
 
-  it("per-call maxRetries overrides the client's (call and raw)", async () => {
+  it("per-call maxRetries overrides the client's; raw uses the client's (no per-call limits)", async () => {
     const api = testApi(server.url, { maxRetries: 5 });
     server.enqueue({ status: 503, headers: NOW }, { status: 200 });
-    await expect(api.call("getThing", {}, { maxRetries: 0 })).rejects.toBeInstanceOf(
+    await expect(api.request("getThing", {}, { maxRetries: 0 })).rejects.toBeInstanceOf(
       InternalServerError,
     );
     expect(server.requests).toHaveLength(1);
     server.reset();
     server.enqueue({ status: 503, headers: NOW }, { status: 200 });
     const { response } = await api.raw.GET("/thing", { maxRetries: 0 } as never);
-    expect(response.status).toBe(503);
-    expect(server.requests).toHaveLength(1);
+    expect(response.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
   });
 });
 
@@ -185,7 +187,7 @@ describe("connection failures", () => {
     const url = await closedPortUrl();
     const events: LogEvent[] = [];
     const api = testApi(url, { maxRetries: 1, logger: (event) => events.push(event) });
-    const error = await rejection(api.call("createThing", { body: { name: "a" } }));
+    const error = await rejection(api.request("createThing", { body: { name: "a" } }));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect((error as ConnectionError).cause).toBeInstanceOf(Error);
@@ -204,20 +206,22 @@ describe("connection failures", () => {
 
   it("retries GET when the connection is reset before a response", async () => {
     server.enqueue({ reset: true }, { status: 200, body: { ok: 1 } });
-    expect(await testApi(server.url).call("getThing", {})).toEqual({ ok: 1 });
+    expect(await testApi(server.url).request("getThing", {})).toEqual({ ok: 1 });
     expect(server.requests).toHaveLength(2);
   });
 
   it("does not retry POST when the connection is reset after the request was sent", async () => {
     server.enqueue({ reset: true }, { status: 200 });
-    const error = await rejection(testApi(server.url).call("createThing", { body: { name: "a" } }));
+    const error = await rejection(
+      testApi(server.url).request("createThing", { body: { name: "a" } }),
+    );
     expect(error).toBeInstanceOf(ConnectionError);
     expect(server.requests).toHaveLength(1);
   });
 
   it("a 2xx body cut mid-way fails the call with ConnectionError when no retry is left", async () => {
     server.enqueue({ status: 200, body: { items: Array(300).fill(1) }, resetAfterBytes: 10 });
-    const error = await rejection(testApi(server.url, { maxRetries: 0 }).call("getThing", {}));
+    const error = await rejection(testApi(server.url, { maxRetries: 0 }).request("getThing", {}));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toMatch(/^Connection failed \(GET .*\/thing\)/);
@@ -228,7 +232,7 @@ describe("connection failures", () => {
       { status: 200, body: { items: Array(300).fill(1) }, resetAfterBytes: 10 },
       { status: 200, body: { second: true } },
     );
-    expect(await testApi(server.url).call("getThing", {})).toEqual({ second: true });
+    expect(await testApi(server.url).request("getThing", {})).toEqual({ second: true });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -237,7 +241,7 @@ describe("connection failures", () => {
       { status: 404, body: { error: "x".repeat(1000) }, resetAfterBytes: 10 },
       { status: 200, body: { second: true } },
     );
-    expect(await testApi(server.url).call("getThing", {})).toEqual({ second: true });
+    expect(await testApi(server.url).request("getThing", {})).toEqual({ second: true });
     expect(server.requests).toHaveLength(2);
   });
 });
@@ -247,7 +251,7 @@ describe("timeouts and abort", () => {
     server.enqueue({ hang: true });
     const started = performance.now();
     const error = await rejection(
-      testApi(server.url, { timeoutMs: 100, maxRetries: 0 }).call("getThing", {}),
+      testApi(server.url, { timeoutMs: 100, maxRetries: 0 }).request("getThing", {}),
     );
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(TimeoutError);
@@ -266,7 +270,7 @@ describe("timeouts and abort", () => {
     const api = testApi(server.url, { timeoutMs: 10_000 });
     // 1 s: the second attempt answers within it even on a busy machine; a timeout for the whole
     // call would have expired with the first attempt.
-    expect(await api.call("getThing", {}, { timeoutMs: 1_000, maxRetries: 1 })).toEqual({
+    expect(await api.request("getThing", {}, { timeoutMs: 1_000, maxRetries: 1 })).toEqual({
       ok: true,
     });
     expect(server.requests).toHaveLength(2);
@@ -275,7 +279,7 @@ describe("timeouts and abort", () => {
   it("a timed-out non-idempotent POST is not retried", async () => {
     server.enqueue({ hang: true }, { status: 200, body: {} });
     const error = await rejection(
-      testApi(server.url, { timeoutMs: 80 }).call("createThing", { body: { name: "a" } }),
+      testApi(server.url, { timeoutMs: 80 }).request("createThing", { body: { name: "a" } }),
     );
     expect(error).toBeInstanceOf(TimeoutError);
     expect(server.requests).toHaveLength(1);
@@ -284,7 +288,7 @@ describe("timeouts and abort", () => {
   it("the timeout also covers a stalled 2xx body", async () => {
     server.enqueue({ status: 200, body: { items: Array(50).fill(1) }, stallAfterBytes: 5 });
     const error = await rejection(
-      testApi(server.url, { timeoutMs: 100, maxRetries: 0 }).call("getThing", {}),
+      testApi(server.url, { timeoutMs: 100, maxRetries: 0 }).request("getThing", {}),
     );
     expect(error).toBeInstanceOf(TimeoutError);
   });
@@ -306,7 +310,7 @@ describe("timeouts and abort", () => {
       },
     });
     const started = performance.now();
-    const error = await rejection(api.call("getThing", {}, { signal: controller.signal }));
+    const error = await rejection(api.request("getThing", {}, { signal: controller.signal }));
     // Long before the 30 s wait ends (5 s leaves room for a busy machine).
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(AbortError);
@@ -320,7 +324,7 @@ describe("timeouts and abort", () => {
     const controller = new AbortController();
     const reason = new Error("stop");
     const pending = rejection(
-      testApi(server.url).call("getThing", {}, { signal: controller.signal }),
+      testApi(server.url).request("getThing", {}, { signal: controller.signal }),
     );
     // Once the request hangs at the server, not after a fixed time that a busy machine may outlast.
     await server.waitForRequests(1);
@@ -348,7 +352,7 @@ describe("timeouts and abort", () => {
     const controller = new AbortController();
     controller.abort();
     const error = await rejection(
-      testApi(server.url).call("getThing", {}, { signal: controller.signal }),
+      testApi(server.url).request("getThing", {}, { signal: controller.signal }),
     );
     expect(error).toBeInstanceOf(AbortError);
     expect(server.requests).toHaveLength(0);

@@ -5,7 +5,7 @@
  *
  * @example
  * const api = testApi(server.url, { maxRetries: 0 });
- * await api.call("getThing", {});
+ * await api.request("getThing", {});
  * await api.raw.GET("/thing");
  */
 import { createApi, type Api, type OperationSpec } from "../../src/internal.js";
@@ -140,11 +140,6 @@ export const operations = {
   },
 } satisfies Record<string, OperationSpec>;
 
-/** `"METHOD /path"` → operation id, as codegen emits it. */
-export const routes: Record<string, string> = Object.fromEntries(
-  Object.entries(operations).map(([name, op]) => [`${op.method} ${op.path}`, name]),
-);
-
 /** Creates the test API against `baseUrl` (override any option). */
 export function testApi(baseUrl: string, options: ClientOptions = {}): Api<paths> {
   return createApi<paths>({
@@ -155,7 +150,6 @@ export function testApi(baseUrl: string, options: ClientOptions = {}): Api<paths
     secrets: [SECRET],
     userAgent: USER_AGENT,
     operations,
-    routes,
   });
 }
 

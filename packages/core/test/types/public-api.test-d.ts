@@ -73,7 +73,7 @@ describe("public types", () => {
     void api.raw.GET("/items/{id}", {});
     // @ts-expect-error the body has a required name
     void api.raw.POST("/things", { body: {} });
-    expectTypeOf(api.call<Thing>("getThing", {})).toEqualTypeOf<Promise<Thing>>();
+    expectTypeOf(api.request<Thing>("getThing", {})).toEqualTypeOf<Promise<Thing>>();
   });
 
   it("pagination infers page and item types", () => {

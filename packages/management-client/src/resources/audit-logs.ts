@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type { AuditLog } from "../types.js";
 
@@ -16,5 +15,5 @@ export interface AuditLogs {
 
 /** Builds the `auditLogs` resource group over the shared context. */
 export function createAuditLogs(ctx: Context): AuditLogs {
-  return { list: async (options) => send(ctx, "listAuditLogs", {}, options) };
+  return { list: async (options) => ctx.request("listAuditLogs", {}, options) };
 }

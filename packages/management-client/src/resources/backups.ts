@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type { Backup, CreateBackupRequest, RestoreBackupRequest } from "../types.js";
 
@@ -23,12 +22,11 @@ export interface Backups {
 export function createBackups(ctx: Context): Backups {
   return {
     create: async (databaseId, body, options) =>
-      acknowledge(ctx, "createBackup", { path: { id: databaseId }, body }, options),
+      ctx.request("createBackup", { path: { id: databaseId }, body }, options),
     list: async (databaseId, options) =>
-      send(ctx, "listBackups", { path: { id: databaseId } }, options),
+      ctx.request("listBackups", { path: { id: databaseId } }, options),
     delete: async (databaseId, backupId, options) =>
-      acknowledge(
-        ctx,
+      ctx.request(
         "deleteBackup",
         {
           path: {
@@ -39,10 +37,10 @@ export function createBackups(ctx: Context): Backups {
         options,
       ),
     restore: async (databaseId, body, options) =>
-      acknowledge(ctx, "restoreBackup", { path: { id: databaseId }, body }, options),
+      ctx.request("restoreBackup", { path: { id: databaseId }, body }, options),
     enableDaily: async (databaseId, options) =>
-      acknowledge(ctx, "enableDailyBackup", { path: { id: databaseId } }, options),
+      ctx.request("enableDailyBackup", { path: { id: databaseId } }, options),
     disableDaily: async (databaseId, options) =>
-      acknowledge(ctx, "disableDailyBackup", { path: { id: databaseId } }, options),
+      ctx.request("disableDailyBackup", { path: { id: databaseId } }, options),
   };
 }

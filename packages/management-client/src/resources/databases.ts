@@ -1,5 +1,4 @@
 import { ValidationError, type RequestOptions } from "@api-clients/core";
-import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type {
   ChangePlanRequest,
@@ -18,7 +17,7 @@ export interface Databases {
   /**
    * Creates a regional or global database (not retried on 5xx or timeouts, since a repeat could create two).
    * @example
-   * const db = await m.databases.create({ name: "cache", primary_region: "eu-west-1", read_regions: ["us-east-1"] });
+   * const db = await m.databases.create({ database_name: "cache", primary_region: "eu-west-1", read_regions: ["us-east-1"] });
    */
   create(body: CreateDatabaseRequest, options?: RequestOptions): Promise<Database>;
   /** Returns a database; `{ credentials: "hide" }` masks its password and tokens as `***`. */
@@ -78,30 +77,30 @@ function checkRegions(body: CreateDatabaseRequest): CreateDatabaseRequest {
 export function createDatabases(ctx: Context): Databases {
   return {
     create: async (body, options) =>
-      send(ctx, "createDatabase", { body: checkRegions(body) }, options),
-    get: async (id, query, options) => send(ctx, "getDatabase", { path: { id }, query }, options),
-    list: async (options) => send(ctx, "listDatabases", {}, options),
-    delete: async (id, options) => acknowledge(ctx, "deleteDatabase", { path: { id } }, options),
-    stats: async (id, options) => send(ctx, "getDatabaseStats", { path: { id } }, options),
+      ctx.request("createDatabase", { body: checkRegions(body) }, options),
+    get: async (id, query, options) => ctx.request("getDatabase", { path: { id }, query }, options),
+    list: async (options) => ctx.request("listDatabases", {}, options),
+    delete: async (id, options) => ctx.request("deleteDatabase", { path: { id } }, options),
+    stats: async (id, options) => ctx.request("getDatabaseStats", { path: { id } }, options),
     rename: async (id, body, options) =>
-      send(ctx, "renameDatabase", { path: { id }, body }, options),
+      ctx.request("renameDatabase", { path: { id }, body }, options),
     resetPassword: async (id, options) =>
-      send(ctx, "resetDatabasePassword", { path: { id } }, options),
-    enableTls: async (id, options) => send(ctx, "enableDatabaseTls", { path: { id } }, options),
+      ctx.request("resetDatabasePassword", { path: { id } }, options),
+    enableTls: async (id, options) => ctx.request("enableDatabaseTls", { path: { id } }, options),
     enableEviction: async (id, options) =>
-      acknowledge(ctx, "enableDatabaseEviction", { path: { id } }, options),
+      ctx.request("enableDatabaseEviction", { path: { id } }, options),
     disableEviction: async (id, options) =>
-      acknowledge(ctx, "disableDatabaseEviction", { path: { id } }, options),
+      ctx.request("disableDatabaseEviction", { path: { id } }, options),
     enableAutoUpgrade: async (id, options) =>
-      acknowledge(ctx, "enableDatabaseAutoUpgrade", { path: { id } }, options),
+      ctx.request("enableDatabaseAutoUpgrade", { path: { id } }, options),
     disableAutoUpgrade: async (id, options) =>
-      acknowledge(ctx, "disableDatabaseAutoUpgrade", { path: { id } }, options),
+      ctx.request("disableDatabaseAutoUpgrade", { path: { id } }, options),
     updateRegions: async (id, body, options) =>
-      acknowledge(ctx, "updateDatabaseRegions", { path: { id }, body }, options),
-    moveToTeam: async (body, options) => acknowledge(ctx, "moveDatabaseToTeam", { body }, options),
+      ctx.request("updateDatabaseRegions", { path: { id }, body }, options),
+    moveToTeam: async (body, options) => ctx.request("moveDatabaseToTeam", { body }, options),
     changePlan: async (id, body, options) =>
-      acknowledge(ctx, "changePlan", { path: { id }, body }, options),
+      ctx.request("changePlan", { path: { id }, body }, options),
     updateBudget: async (id, body, options) =>
-      acknowledge(ctx, "updateBudget", { path: { id }, body }, options),
+      ctx.request("updateBudget", { path: { id }, body }, options),
   };
 }

@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type {
   MoveQStashToTeamRequest,
@@ -49,20 +48,20 @@ export interface QStash {
 /** Builds the `qstash` resource group over the shared context. */
 export function createQStash(ctx: Context): QStash {
   return {
-    list: async (options) => send(ctx, "listQStashUsers", {}, options),
-    get: async (id, options) => send(ctx, "getQStashUser", { path: { id } }, options),
-    resetToken: async (id, options) => send(ctx, "resetQStashToken", { path: { id } }, options),
+    list: async (options) => ctx.request("listQStashUsers", {}, options),
+    get: async (id, options) => ctx.request("getQStashUser", { path: { id } }, options),
+    resetToken: async (id, options) => ctx.request("resetQStashToken", { path: { id } }, options),
     setPlan: async (id, body, options) =>
-      acknowledge(ctx, "setQStashPlan", { path: { id }, body }, options),
+      ctx.request("setQStashPlan", { path: { id }, body }, options),
     stats: async (id, query, options) =>
-      send(ctx, "getQStashStats", { path: { id }, query }, options),
-    ipv4: async (options) => send(ctx, "getQStashIPv4", {}, options),
-    moveToTeam: async (body, options) => acknowledge(ctx, "moveQStashToTeam", { body }, options),
+      ctx.request("getQStashStats", { path: { id }, query }, options),
+    ipv4: async (options) => ctx.request("getQStashIPv4", {}, options),
+    moveToTeam: async (body, options) => ctx.request("moveQStashToTeam", { body }, options),
     updateBudget: async (id, body, options) =>
-      acknowledge(ctx, "updateQStashBudget", { path: { id }, body }, options),
+      ctx.request("updateQStashBudget", { path: { id }, body }, options),
     enableProdPack: async (id, options) =>
-      acknowledge(ctx, "enableQStashProdPack", { path: { id } }, options),
+      ctx.request("enableQStashProdPack", { path: { id } }, options),
     disableProdPack: async (id, options) =>
-      acknowledge(ctx, "disableQStashProdPack", { path: { id } }, options),
+      ctx.request("disableQStashProdPack", { path: { id } }, options),
   };
 }

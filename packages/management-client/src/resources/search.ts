@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type {
   CreateSearchIndexRequest,
@@ -44,18 +43,18 @@ export interface Search {
 /** Builds the `search` resource group over the shared context. */
 export function createSearch(ctx: Context): Search {
   return {
-    create: async (body, options) => send(ctx, "createSearchIndex", { body }, options),
-    list: async (options) => send(ctx, "listSearchIndexes", {}, options),
-    get: async (id, options) => send(ctx, "getSearchIndex", { path: { id } }, options),
-    delete: async (id, options) => acknowledge(ctx, "deleteSearchIndex", { path: { id } }, options),
+    create: async (body, options) => ctx.request("createSearchIndex", { body }, options),
+    list: async (options) => ctx.request("listSearchIndexes", {}, options),
+    get: async (id, options) => ctx.request("getSearchIndex", { path: { id } }, options),
+    delete: async (id, options) => ctx.request("deleteSearchIndex", { path: { id } }, options),
     rename: async (id, body, options) =>
-      acknowledge(ctx, "renameSearchIndex", { path: { id }, body }, options),
+      ctx.request("renameSearchIndex", { path: { id }, body }, options),
     resetTokens: async (id, options) =>
-      acknowledge(ctx, "resetSearchPassword", { path: { id } }, options),
+      ctx.request("resetSearchPassword", { path: { id } }, options),
     transfer: async (id, body, options) =>
-      acknowledge(ctx, "transferSearchIndex", { path: { id }, body }, options),
+      ctx.request("transferSearchIndex", { path: { id }, body }, options),
     stats: async (id, query, options) =>
-      send(ctx, "getSearchIndexStats", { path: { id }, query }, options),
-    globalStats: async (options) => send(ctx, "getGlobalSearchStats", {}, options),
+      ctx.request("getSearchIndexStats", { path: { id }, query }, options),
+    globalStats: async (options) => ctx.request("getGlobalSearchStats", {}, options),
   };
 }

@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type {
   AddTeamMemberRequest,
@@ -28,13 +27,12 @@ export interface Teams {
 /** Builds the `teams` resource group over the shared context. */
 export function createTeams(ctx: Context): Teams {
   return {
-    create: async (body, options) => send(ctx, "createTeam", { body }, options),
-    list: async (options) => send(ctx, "listTeams", {}, options),
-    delete: async (teamId, options) =>
-      acknowledge(ctx, "deleteTeam", { path: { id: teamId } }, options),
+    create: async (body, options) => ctx.request("createTeam", { body }, options),
+    list: async (options) => ctx.request("listTeams", {}, options),
+    delete: async (teamId, options) => ctx.request("deleteTeam", { path: { id: teamId } }, options),
     listMembers: async (teamId, options) =>
-      send(ctx, "listTeamMembers", { path: { team_id: teamId } }, options),
-    addMember: async (body, options) => send(ctx, "addTeamMember", { body }, options),
-    removeMember: async (body, options) => acknowledge(ctx, "removeTeamMember", { body }, options),
+      ctx.request("listTeamMembers", { path: { team_id: teamId } }, options),
+    addMember: async (body, options) => ctx.request("addTeamMember", { body }, options),
+    removeMember: async (body, options) => ctx.request("removeTeamMember", { body }, options),
   };
 }

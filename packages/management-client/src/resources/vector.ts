@@ -1,5 +1,4 @@
 import type { RequestOptions } from "@api-clients/core";
-import { acknowledge, send } from "../internal/request.js";
 import type { Context } from "../internal/request.js";
 import type {
   CreateVectorIndexRequest,
@@ -51,20 +50,20 @@ export interface Vector {
 /** Builds the `vector` resource group over the shared context. */
 export function createVector(ctx: Context): Vector {
   return {
-    create: async (body, options) => send(ctx, "createVectorIndex", { body }, options),
-    list: async (options) => send(ctx, "listVectorIndexes", {}, options),
-    get: async (id, options) => send(ctx, "getVectorIndex", { path: { id } }, options),
-    delete: async (id, options) => acknowledge(ctx, "deleteVectorIndex", { path: { id } }, options),
+    create: async (body, options) => ctx.request("createVectorIndex", { body }, options),
+    list: async (options) => ctx.request("listVectorIndexes", {}, options),
+    get: async (id, options) => ctx.request("getVectorIndex", { path: { id } }, options),
+    delete: async (id, options) => ctx.request("deleteVectorIndex", { path: { id } }, options),
     rename: async (id, body, options) =>
-      acknowledge(ctx, "renameVectorIndex", { path: { id }, body }, options),
+      ctx.request("renameVectorIndex", { path: { id }, body }, options),
     resetTokens: async (id, options) =>
-      acknowledge(ctx, "resetVectorIndexTokens", { path: { id } }, options),
+      ctx.request("resetVectorIndexTokens", { path: { id } }, options),
     setPlan: async (id, body, options) =>
-      acknowledge(ctx, "setVectorIndexPlan", { path: { id }, body }, options),
+      ctx.request("setVectorIndexPlan", { path: { id }, body }, options),
     transfer: async (id, body, options) =>
-      acknowledge(ctx, "transferVectorIndex", { path: { id }, body }, options),
+      ctx.request("transferVectorIndex", { path: { id }, body }, options),
     stats: async (id, query, options) =>
-      send(ctx, "getVectorIndexStats", { path: { id }, query }, options),
-    globalStats: async (options) => send(ctx, "getGlobalVectorStats", {}, options),
+      ctx.request("getVectorIndexStats", { path: { id }, query }, options),
+    globalStats: async (options) => ctx.request("getGlobalVectorStats", {}, options),
   };
 }

@@ -12,7 +12,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from "../../src/index.js";
-import type { ManagementClient } from "../../src/index.js";
+import type { LogEvent, ManagementClient } from "../../src/index.js";
 import { clientFor } from "../support/client.js";
 import { startRecordingServer } from "../support/recording-server.js";
 import type { RecordingServer } from "../support/recording-server.js";
@@ -140,9 +140,15 @@ describe("responses that break the contract", () => {
     expect(error.message).toContain(reason);
   });
 
-  it("an acknowledged operation answering something other than OK is an InvalidResponseError", async () => {
+  it("an acknowledged operation answering something other than OK resolves, with a warning (never an error after the change was applied)", async () => {
     server.reply({ body: { status: "queued" } });
-    await expect(m.databases.delete("db")).rejects.toBeInstanceOf(InvalidResponseError);
+    const events: LogEvent[] = [];
+    const client = clientFor(server, { logger: (event) => events.push(event) });
+    await expect(client.databases.delete("db")).resolves.toBeUndefined();
+    const warnings = events.filter((event) => event.type === "warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ method: "DELETE" });
+    expect((warnings[0] as { message: string }).message).toContain('{"status":"queued"}');
   });
 });
 
