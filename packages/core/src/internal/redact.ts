@@ -19,23 +19,27 @@ export function truncate(text: string, max = 500): string {
 
 const REDACTED = "[REDACTED]";
 
-/** Shortest secret that is redacted (shorter ones would blank out ordinary text). */
-const MIN_SECRET_LENGTH = 4;
+/** Shortest secret that is redacted (shorter ones, like a demo `key`, would blank out ordinary text). */
+const MIN_SECRET_LENGTH = 8;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * A function that replaces every occurrence of the client's own secrets (token, API key, the full
  * `Authorization` value and its base64 part) with `[REDACTED]`, for text a server may have echoed.
+ * A secret is replaced as a whole value (not where it is part of a longer word of letters and digits),
+ * and only when it has at least 8 characters.
  */
 export function secretRedactor(secrets: readonly string[]): (text: string) => string {
   const list = [...new Set(secrets)]
     .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);
   if (list.length === 0) return (text) => text;
-  return (text) => {
-    let out = text;
-    for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
-  };
+  const pattern = new RegExp(
+    `(?<![A-Za-z0-9])(?:${list.map(escapeRegExp).join("|")})(?![A-Za-z0-9])`,
+    "g",
+  );
+  return (text) => text.replace(pattern, REDACTED);
 }
 
 /** Deepest nesting of a body an error keeps (JSON.parse accepts any depth; printing it would overflow). */
