@@ -1,4 +1,6 @@
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "@api-clients/emulator";
@@ -122,5 +124,34 @@ describe("api-clients call <operationId>", () => {
     const result = await call("getVectorIndex", "--param", "id=missing");
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/404 Not Found/);
+  });
+});
+
+describe("errors come from the client's own pipeline", () => {
+  it("against a server that always answers 503, call listDatabases reports 3 attempts like db list, exit 1", async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests += 1;
+      response.writeHead(503, { "content-type": "application/json", "retry-after": "0" });
+      response.end(JSON.stringify({ error: "down for maintenance" }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const env = { UPSTASH_EMAIL: "dev@example.com", UPSTASH_API_KEY: "key-for-the-503-test" };
+      for (const args of [
+        ["call", "listDatabases"],
+        ["db", "list"],
+      ]) {
+        const before = requests;
+        const result = await runCli([...args, "--base-url", url], env);
+        expect(result.code, result.stderr).toBe(1);
+        expect(result.stderr).toMatch(/503 Service Unavailable: down for maintenance/);
+        expect(result.stderr).toMatch(/status 503 · 3 attempts/);
+        expect(requests - before).toBe(3);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

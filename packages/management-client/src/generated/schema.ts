@@ -1612,7 +1612,6 @@ export interface components {
       /** @description Plan of the index; new values may appear. */
       type?: "free" | "payg" | "fixed" | "paid" | (string & {});
       region?: string;
-      /** Format: int64 */
       creation_time?: number;
       max_vector_count?: number;
       max_daily_updates?: number;
@@ -1836,8 +1835,13 @@ export interface components {
       type?: "free" | "paid" | (string & {});
       /** @description Region; new values may appear. */
       region?: "eu-central-1" | "us-east-1" | (string & {});
-      /** @description Empty or absent unless fixed or enterprise: `qstash_fixed_1m`, `qstash_fixed_10m`, `qstash_fixed_100m`, `qstash_fixed` or `enterprise:<name>`. */
-      reserved_type?: string;
+      /** @description Empty or absent unless fixed or enterprise: `qstash_fixed_1m`, `qstash_fixed_10m`, `qstash_fixed_100m`, `qstash_fixed` or `enterprise:<name>`; new values may appear. */
+      reserved_type?:
+        | "qstash_fixed_1m"
+        | "qstash_fixed_10m"
+        | "qstash_fixed_100m"
+        | "qstash_fixed"
+        | (string & {});
       /** @description May be `0`. */
       reserved_price?: number;
       /** @description US dollars a month; `0` means no cap. */

@@ -253,3 +253,61 @@ export const qstashStats: QStashStats = {
   dlq_message_count: 2,
   total_monthly_billing: 0.31,
 };
+
+/** {@link database} with the 14 fields the seeds lacked (fact sheet: "Fields of existing records"). */
+export const fullDatabase: Database = {
+  ...database,
+  primary_members: ["eu-west-1"],
+  all_members: ["eu-west-1", "us-east-1"],
+  db_resource_size: "S",
+  db_type: "pebble",
+  db_conn_idle_timeout: 21_600_000_000_000,
+  db_lua_timeout: 250_000_000,
+  db_store_max_idle: 900_000_000_000,
+  db_lua_credits_per_min: 10_000_000_000,
+  db_max_loads_per_sec: 1_000_000,
+  db_acl_default_user_status: "true",
+  prometheus_enabled: "false",
+  last_plan_upgrade_time: 1_700_000_700,
+  customer_id: EMAIL,
+  securityAddons: {
+    ipWhitelisting: false,
+    vpcPeering: false,
+    privateLink: false,
+    tlsMutualAuth: false,
+    encryptionAtRest: true,
+  },
+};
+
+/** {@link stats} with the 19 fields the seeds lacked. */
+export const fullStats: DatabaseStats = {
+  ...stats,
+  monitor_count: point(1),
+  daily_net_commands: 1_024,
+  daily_read_requests: 800,
+  daily_write_requests: 224,
+  dailybandwidth: 65_536,
+  latency_99: [point(2.5)],
+  read_latency_mean: [point(0.7)],
+  read_latency_99: [point(2)],
+  write_latency_mean: [point(0.9)],
+  write_latency_99: null,
+  dailybilling: [point(0.02)],
+  bandwidths: [point(4_096)],
+  total_monthly_bandwidth: 1_048_576,
+  total_monthly_read_requests: 24_000,
+  total_monthly_write_requests: 6_000,
+  total_monthly_script_requests: 12,
+  total_monthly_storage: 2_048,
+  queue_optimized: false,
+  command_counts: [{ metric_identifier: "EXISTS", data_points: [point(4)] }],
+};
+
+/** {@link vectorIndex} with the 4 fields the seeds lacked. */
+export const fullVectorIndex: VectorIndex = {
+  ...vectorIndex,
+  max_reads_per_request: 1_000,
+  max_writes_per_request: 1_000,
+  max_total_metadata_size: 52_428_800,
+  throughput_vector: [point(3)],
+};
