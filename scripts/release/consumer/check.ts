@@ -34,10 +34,12 @@ const management: ManagementClient = createManagementClient({
   baseUrl: emulator.url,
 });
 const db: Database = await management.databases.create({
-  name: "typed",
+  database_name: "typed",
   primary_region: "us-east-1",
 });
-const id: string = db.database_id;
+// The service does not promise every field of a record: an omitted id needs a check.
+const id: string | undefined = db.database_id;
+if (id === undefined) throw new Error("the created database has no database_id");
 const nothing: void = await management.databases.enableEviction(id);
 // @ts-expect-error `primary_region` is a string
 await management.databases.create({ database_name: "typed", primary_region: 1 });

@@ -129,7 +129,12 @@ export async function exportLogs(
   // With --redis-url, parallel exports of one account share its budget instead of each keeping its own.
   let rateLimiter: { close(): Promise<void> } | undefined;
   if (options.redisUrl !== undefined) {
-    const { createRedisRateLimiter } = await import("@api-clients/rate-limit-redis");
+    // An optional add-on: installed beside the CLI only by those who use --redis-url.
+    const { createRedisRateLimiter } = await import("@api-clients/rate-limit-redis").catch(() => {
+      throw new UsageError(
+        "--redis-url needs @api-clients/rate-limit-redis: npm install @api-clients/rate-limit-redis",
+      );
+    });
     try {
       rateLimiter = createRedisRateLimiter({ url: options.redisUrl });
     } catch (error) {
