@@ -27,6 +27,7 @@ const CHECKS = [
   "create, list and delete a database",
   "an injected 429 is a RateLimitError",
   "an injected 503 is an InternalServerError",
+  "tracing channels",
 ];
 
 let dir = "";
