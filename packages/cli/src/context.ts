@@ -34,6 +34,8 @@ export interface GlobalOptions {
   timeout?: string;
   verbose?: boolean;
   trace?: boolean;
+  /** `--wide`: tables never cut a cell, as when stdout is not a terminal. */
+  wide?: boolean;
   color: boolean;
 }
 
@@ -99,9 +101,14 @@ export class Context {
     this.redactor = secretRedactor(this.secrets);
   }
 
-  /** The terminal's width when stdout is a terminal (tables then fit it), else `undefined`. */
+  /**
+   * The width tables fit when stdout is a terminal (`COLUMNS` when set, else the terminal's own), or
+   * `undefined` (nothing is cut) when it is not or with `--wide`.
+   */
   get terminalWidth(): number | undefined {
-    return this.io.stdout.isTTY === true ? (this.io.stdout.columns ?? 80) : undefined;
+    if (this.io.stdout.isTTY !== true || this.options.wide === true) return undefined;
+    const columns = Number(this.io.env["COLUMNS"]);
+    return Number.isInteger(columns) && columns > 0 ? columns : (this.io.stdout.columns ?? 80);
   }
 
   /** Writes to stdout. */

@@ -168,6 +168,7 @@ export function buildProgram(state: RunState): Command {
       "print each request, response and retry as JSON on stderr, and stack traces",
     )
     .option("--trace", "when the command ends, draw the calls it made on stderr (a waterfall)")
+    .option("--wide", "never cut table cells to the terminal's width (ids are never cut anyway)")
     .option("--no-color", "no colours (also: NO_COLOR=1)")
     .showSuggestionAfterError(true)
     .exitOverride()
