@@ -45,6 +45,10 @@ Credentials (flags override the environment):
   users in the process list.
   Credentials are never printed, also not with --verbose.
 
+Base URLs (e.g. an emulator's; default: the services' public URLs):
+  logs commands        QSTASH_URL, or --base-url
+  the others           UPSTASH_API_URL, or --base-url
+
 Exit codes:
   0    success
   1    the API answered with an error, or the request failed (after retries)
@@ -154,7 +158,10 @@ export function buildProgram(state: RunState): Command {
     .option("--email <email>", "account e-mail for the management API (default: $UPSTASH_EMAIL)")
     .option("--api-key <key>", "management API key (default: $UPSTASH_API_KEY)")
     .option("--api-key-file <path>", "read the management API key from a file (- for stdin)")
-    .option("--base-url <url>", "base URL of the API, e.g. an emulator's http://127.0.0.1:8787")
+    .option(
+      "--base-url <url>",
+      "base URL of the API, e.g. an emulator's http://127.0.0.1:8787 (default: $QSTASH_URL or $UPSTASH_API_URL)",
+    )
     .option("--max-retries <n>", "retries after a failed attempt (default: 2)")
     .option("--timeout <ms>", "limit for each attempt, milliseconds (default: 30000)")
     .option(
