@@ -297,7 +297,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       checkParams(operation.params, "path", params.path, "");
       checkParams(operation.params, "query", params.query, "");
       call.warnings = checkBody(operation, body?.value, request.body !== null);
-      if (body !== undefined) config.bodyChecks?.[call.operationId]?.(body.value);
+      config.bodyChecks?.[call.operationId]?.(body?.value);
       return undefined;
     },
   };
