@@ -4,7 +4,12 @@ import {
   type RequestFunction,
   type RequestOptions,
 } from "@api-clients/core";
-import { basicAuthorization, createApi, fromEnvironment } from "@api-clients/core/internal";
+import {
+  basicAuthorization,
+  checkRequest,
+  createApi,
+  fromEnvironment,
+} from "@api-clients/core/internal";
 import type { Client } from "openapi-fetch";
 import { operations } from "./generated/operations.js";
 import type { operations as Operations, paths } from "./generated/schema.js";
@@ -120,6 +125,7 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     secrets: [apiKey, authorization.slice("Basic ".length)],
     userAgent: USER_AGENT,
     operations,
+    check: checkRequest,
   });
   const request = ((id: string, input?: object, call?: RequestOptions) =>
     api.request(id, input, call)) as RequestFunction<Operations>;
