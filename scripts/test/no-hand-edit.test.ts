@@ -292,7 +292,7 @@ async function startEmulator(): Promise<{ url: string; child: ChildProcess }> {
     const timer = setTimeout(() => reject(new Error(`emulator did not start:\n${out}`)), 30_000);
     child.stdout!.on("data", (chunk) => {
       out += chunk;
-      const match = /^URL=(\S+)$/m.exec(out);
+      const match = /^export QSTASH_URL=(\S+)$/m.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

@@ -44,6 +44,10 @@ Credentials (flags override the environment):
   users in the process list.
   Credentials are never printed, also not with --verbose.
 
+Base URLs (e.g. an emulator's; default: the services' public URLs):
+  logs commands        QSTASH_URL, or --base-url
+  the others           UPSTASH_API_URL, or --base-url
+
 Exit codes:
   0    success
   1    the API answered with an error, or the request failed (after retries)
@@ -153,7 +157,10 @@ export function buildProgram(state: RunState): Command {
     .option("--email <email>", "account e-mail for the management API (default: $UPSTASH_EMAIL)")
     .option("--api-key <key>", "management API key (default: $UPSTASH_API_KEY)")
     .option("--api-key-file <path>", "read the management API key from a file (- for stdin)")
-    .option("--base-url <url>", "base URL of the API, e.g. an emulator's http://127.0.0.1:8787")
+    .option(
+      "--base-url <url>",
+      "base URL of the API, e.g. an emulator's http://127.0.0.1:8787 (default: $QSTASH_URL or $UPSTASH_API_URL)",
+    )
     .option("--max-retries <n>", "retries after a failed attempt (default: 2)")
     .option("--timeout <ms>", "limit for each attempt, milliseconds (default: 30000)")
     .option(
@@ -161,6 +168,7 @@ export function buildProgram(state: RunState): Command {
       "print each request, response and retry as JSON on stderr, and stack traces",
     )
     .option("--trace", "when the command ends, draw the calls it made on stderr (a waterfall)")
+    .option("--wide", "never cut table cells to the terminal's width (ids are never cut anyway)")
     .option("--no-color", "no colours (also: NO_COLOR=1)")
     .showSuggestionAfterError(true)
     .exitOverride()

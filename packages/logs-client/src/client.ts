@@ -103,6 +103,7 @@ export function createLogsClient(options: LogsClientOptions = {}): LogsClient {
     api: "logs",
     options: clientOptions,
     defaultBaseUrl: DEFAULT_LOGS_BASE_URL,
+    baseUrlVariable: "QSTASH_URL",
     authorization: bearerAuthorization(token),
     secrets: [token],
     userAgent: USER_AGENT,

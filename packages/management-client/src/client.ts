@@ -121,6 +121,7 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     api: "management",
     options: shared,
     defaultBaseUrl: DEFAULT_MANAGEMENT_BASE_URL,
+    baseUrlVariable: "UPSTASH_API_URL",
     authorization,
     secrets: [apiKey, authorization.slice("Basic ".length)],
     userAgent: USER_AGENT,

@@ -58,6 +58,8 @@ export interface ApiConfig {
   readonly options: ClientOptions;
   /** Base URL used when `options.baseUrl` is not set. */
   readonly defaultBaseUrl: string;
+  /** Environment variable read for the base URL when `options.baseUrl` is not set (before the default). */
+  readonly baseUrlVariable?: string;
   /** Full `Authorization` value; kept in a closure, set on each attempt, never exposed. */
   readonly authorization: string;
   /** Every secret the client holds (token, key, …): redacted from any error text a server echoes. */
