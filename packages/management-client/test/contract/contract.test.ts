@@ -295,7 +295,7 @@ async function call(way: Way, m: ManagementClient, op: SpecOperation, ids: Ids):
     const out =
       way === "method"
         ? await contract.method(m, ids)
-        : await (m.request as (id: string, input: Input) => Promise<unknown>)(
+        : await (m.request as unknown as (id: string, input: Input) => Promise<unknown>)(
             op.operationId,
             input,
           );
