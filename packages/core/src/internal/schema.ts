@@ -30,6 +30,8 @@ interface Walk extends CheckOptions {
   readonly object?: typeof checkObject;
   readonly more?: typeof checkMore;
   readonly strings?: typeof stringNoun;
+  /** A path parameter's value as one path segment (no client without path parameters needs it). */
+  readonly segment?: typeof checkPathSegment;
 }
 
 const quoteList = (values: readonly unknown[]): string =>
@@ -262,7 +264,12 @@ export function checkValue(
 }
 
 /** Every keyword: for {@link checkValue}, {@link checkParams} and the wire side (the emulator). */
-const FULL: Walk = { object: checkObject, more: checkMore, strings: stringNoun };
+const FULL: Walk = {
+  object: checkObject,
+  more: checkMore,
+  strings: stringNoun,
+  segment: checkPathSegment,
+};
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -323,7 +330,7 @@ function params(
       if (rule.required || location === "path") throw new ValidationError(name, "is required");
       continue;
     }
-    if (location === "path") checkPathSegment(value, name);
+    if (location === "path") opts.segment?.(value, name);
     for (const s of Array.isArray(value) ? value : [value]) {
       if (typeof s === "string") requireWellFormed(s, name);
     }
@@ -334,9 +341,9 @@ function params(
 /**
  * A client's check of one call against its operation's rules, with the keywords client tables carry:
  * path and query parameters, then the body; returns the warnings about body fields the spec does not
- * list. `body` is the value sent (`undefined` when no body is sent). {@link checkParameters} for a
- * spec without request bodies, {@link checkRequest} for one with them: each client passes the one its
- * spec needs, so a bundle carries no body rules it cannot use.
+ * list. `body` is the value sent (`undefined` when no body is sent). {@link checkQuery} for a spec
+ * whose operations take only a query, {@link checkRequest} otherwise: each client passes the one its
+ * spec needs, so a bundle carries no rules it cannot use.
  */
 export type RequestCheck = (
   operation: OperationRules,
@@ -345,18 +352,25 @@ export type RequestCheck = (
   body: { readonly value: unknown } | undefined,
 ) => string[] | undefined;
 
-/** {@link RequestCheck} of a spec without request bodies (an operation with one is a TypeError). */
-export const checkParameters: RequestCheck = (operation, path, query) => {
-  if (operation.body !== undefined) throw new TypeError("this client checks no request bodies");
+/**
+ * {@link RequestCheck} of a spec whose operations take only a query: an operation with a path
+ * parameter or a body is a TypeError (its rules would go unchecked).
+ */
+export const checkQuery: RequestCheck = (operation, path, query) => {
+  if (operation.body !== undefined || operation.params.some((rule) => rule.in === "path")) {
+    throw new TypeError("this client checks query parameters only");
+  }
   params(operation.params, "path", path as Obj | undefined, "", {});
   params(operation.params, "query", query as Obj | undefined, "", {});
   return undefined;
 };
 
-/** {@link RequestCheck} with request bodies. */
+/** {@link RequestCheck} of path and query parameters and the body. */
 export const checkRequest: RequestCheck = (operation, path, query, body) => {
   const rule = operation.body;
-  checkParameters({ params: operation.params }, path, query, body);
+  const opts: Walk = { segment: checkPathSegment };
+  params(operation.params, "path", path as Obj | undefined, "", opts);
+  params(operation.params, "query", query as Obj | undefined, "", opts);
   if (rule === undefined) return undefined;
   if (body === undefined) {
     if (rule.required) throw new ValidationError("body", "is required");
