@@ -3,6 +3,7 @@ import {
   type ClientOptions,
   type RequestFunction,
   type RequestOptions,
+  type RawClient,
 } from "@api-clients/core";
 import {
   bearerAuthorization,
@@ -11,7 +12,6 @@ import {
   paginate,
   paginateItems,
 } from "@api-clients/core/internal";
-import type { Client } from "openapi-fetch";
 import { operations } from "./generated/operations.js";
 import type { operations as Operations, paths } from "./generated/schema.js";
 import { readLogPage } from "./page.js";
@@ -77,7 +77,7 @@ export interface LogsClient {
    * The typed openapi-fetch client every method goes through (auth, parameter checks, retries,
    * timeouts): HTTP errors come back as `{ error, response }`, connection failures throw.
    */
-  readonly raw: Client<paths>;
+  readonly raw: RawClient<paths>;
 }
 
 /**

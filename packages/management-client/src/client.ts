@@ -3,16 +3,16 @@ import {
   type ClientOptions,
   type RequestFunction,
   type RequestOptions,
+  type RawClient,
 } from "@api-clients/core";
 import { basicAuthorization, createApi, fromEnvironment } from "@api-clients/core/internal";
-import type { Client } from "openapi-fetch";
 import { operations } from "./generated/operations.js";
 import type { operations as Operations, paths } from "./generated/schema.js";
 import { createAuditLogs } from "./resources/audit-logs.js";
 import type { AuditLogs } from "./resources/audit-logs.js";
 import { createBackups } from "./resources/backups.js";
 import type { Backups } from "./resources/backups.js";
-import { createDatabases } from "./resources/databases.js";
+import { checkRegions, createDatabases } from "./resources/databases.js";
 import type { Databases } from "./resources/databases.js";
 import { createQStash } from "./resources/qstash.js";
 import type { QStash } from "./resources/qstash.js";
@@ -77,7 +77,7 @@ export interface ManagementClient {
    * timeouts), for full control: HTTP errors come back as `{ error, response }`, connection failures
    * and timeouts throw the typed errors.
    */
-  readonly raw: Client<paths>;
+  readonly raw: RawClient<paths>;
 }
 
 /**
@@ -121,6 +121,7 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     secrets: [apiKey, authorization.slice("Basic ".length)],
     userAgent: USER_AGENT,
     operations,
+    bodyChecks: { createDatabase: checkRegions },
   });
   const request = ((id: string, input?: object, call?: RequestOptions) =>
     api.request(id, input, call)) as RequestFunction<Operations>;

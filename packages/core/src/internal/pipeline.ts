@@ -28,6 +28,7 @@ import {
 } from "../errors.js";
 import type { OperationSpec } from "../operation.js";
 import type { ClientOptions, RequestOptions } from "../options.js";
+import type { RawClient } from "../raw-client.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
 import {
   redactData,
@@ -68,6 +69,11 @@ export interface ApiConfig {
   readonly userAgent: string;
   /** The generated operation table, by operationId (the one table: routes are derived from it). */
   readonly operations: Readonly<Record<string, OperationSpec>>;
+  /**
+   * Rules the spec states only in prose, by operationId: run on the JSON body after the spec's own
+   * checks, for the methods, `request()` and `raw` alike; each throws a `ValidationError` to refuse.
+   */
+  readonly bodyChecks?: Readonly<Record<string, (body: unknown) => void>>;
 }
 
 /** The path parameters, query and JSON body of one call. */
@@ -80,7 +86,7 @@ export interface CallInput {
 /** One API's request path: the openapi-fetch client and the typed `request()` on top of it. */
 export interface Api<Paths extends {}> {
   /** The openapi-fetch client (`{ data | error, response }`; throws only typed connection errors). */
-  readonly raw: Client<Paths>;
+  readonly raw: RawClient<Paths>;
   /** Validated base URL without a trailing slash. */
   readonly baseUrl: string;
   /**
@@ -291,6 +297,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       checkParams(operation.params, "path", params.path, "");
       checkParams(operation.params, "query", params.query, "");
       call.warnings = checkBody(operation, body?.value, request.body !== null);
+      config.bodyChecks?.[call.operationId]?.(body?.value);
       return undefined;
     },
   };
@@ -687,7 +694,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     }
   }
 
-  return { raw, baseUrl, request };
+  return { raw: raw as RawClient<Paths>, baseUrl, request };
 }
 
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */
