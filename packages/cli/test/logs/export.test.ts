@@ -131,7 +131,9 @@ describe("api-clients logs export", () => {
     running.child.kill("SIGINT");
     const interrupted = await running.done;
     expect(interrupted.code).toBe(130);
-    const cursor = /Resume with: --cursor (\S+)/.exec(interrupted.stderr)?.[1];
+    const cursor = /^Resume with: api-clients logs export .*--cursor (\S+)/m.exec(
+      interrupted.stderr,
+    )?.[1];
     expect(cursor, interrupted.stderr).toMatch(/^\d+-\d+$/);
     const written = Number(
       /holds ([\d,]+) entries/.exec(interrupted.stderr)![1]!.replaceAll(",", ""),
@@ -171,7 +173,9 @@ describe("api-clients logs export", () => {
     const failed = await running.done;
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/503 Service Unavailable/);
-    const cursor = /Resume with: --cursor (\S+) --append/.exec(failed.stderr)?.[1];
+    const cursor = /^Resume with: api-clients logs export .*--cursor (\S+) .*--append/m.exec(
+      failed.stderr,
+    )?.[1];
     expect(cursor, failed.stderr).toBeDefined();
 
     emu.faults.clear();
