@@ -7,6 +7,7 @@ import {
 } from "@api-clients/core";
 import {
   bearerAuthorization,
+  checkParameters,
   createApi,
   fromEnvironment,
   paginate,
@@ -107,6 +108,7 @@ export function createLogsClient(options: LogsClientOptions = {}): LogsClient {
     secrets: [token],
     userAgent: USER_AGENT,
     operations,
+    check: checkParameters,
   });
 
   const listAt = (id: "listLogs" | "listEvents", query: object, call?: RequestOptions) =>

@@ -5,7 +5,12 @@ import {
   type RequestOptions,
   type RawClient,
 } from "@api-clients/core";
-import { basicAuthorization, createApi, fromEnvironment } from "@api-clients/core/internal";
+import {
+  basicAuthorization,
+  checkRequest,
+  createApi,
+  fromEnvironment,
+} from "@api-clients/core/internal";
 import { operations } from "./generated/operations.js";
 import type { operations as Operations, paths } from "./generated/schema.js";
 import { createAuditLogs } from "./resources/audit-logs.js";
@@ -121,6 +126,7 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     secrets: [apiKey, authorization.slice("Basic ".length)],
     userAgent: USER_AGENT,
     operations,
+    check: checkRequest,
     bodyChecks: { createDatabase: checkRegions },
   });
   const request = ((id: string, input?: object, call?: RequestOptions) =>

@@ -45,7 +45,7 @@ import {
   retryDecision,
   type RetryDecision,
 } from "./retry-policy.js";
-import { checkParams, checkValue, requireWellFormed } from "./schema.js";
+import { requireWellFormed, type RequestCheck } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
 import { Deadline } from "./deadline.js";
@@ -69,6 +69,8 @@ export interface ApiConfig {
   readonly userAgent: string;
   /** The generated operation table, by operationId (the one table: routes are derived from it). */
   readonly operations: Readonly<Record<string, OperationSpec>>;
+  /** The spec's rules for each call: `checkRequest`, or `checkParameters` for a spec without bodies. */
+  readonly check: RequestCheck;
   /**
    * Rules the spec states only in prose, by operationId: run on the JSON body after the spec's own
    * checks, for the methods, `request()` and `raw` alike; each throws a `ValidationError` to refuse.
@@ -294,26 +296,16 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       callOf.set(request, call);
       const operation = call.operation;
       if (operation === undefined) return undefined;
-      checkParams(operation.params, "path", params.path, "");
-      checkParams(operation.params, "query", params.query, "");
-      call.warnings = checkBody(operation, body?.value, request.body !== null);
+      call.warnings = config.check(
+        operation,
+        params.path,
+        params.query,
+        request.body === null ? undefined : { value: body?.value },
+      );
       config.bodyChecks?.[call.operationId]?.(body?.value);
       return undefined;
     },
   };
-
-  /** The spec's rules for a request body; returns what to report about fields the spec does not list. */
-  function checkBody(operation: OperationSpec, body: unknown, sent: boolean): string[] | undefined {
-    const rule = operation.body;
-    if (rule === undefined) return undefined;
-    if (!sent) {
-      if (rule.required) throw new ValidationError("body", "is required");
-      return undefined;
-    }
-    const unknown: string[] = [];
-    checkValue(rule.schema, body, "body", unknown);
-    return unknown.map((field) => `${field} is not in the spec; sent as given`);
-  }
 
   /** A connection-level failure of an attempt, as the typed error to report (secrets redacted). */
   function attemptFailure(

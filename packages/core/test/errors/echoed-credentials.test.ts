@@ -5,7 +5,7 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiError, type ClientOptions, type LogEvent } from "../../src/index.js";
-import { createApi } from "../../src/internal.js";
+import { checkRequest, createApi } from "../../src/internal.js";
 import { startTestServer, type ScriptedResponse, type TestServer } from "../support/test-server.js";
 import { operations, rejection, type paths } from "../support/api.js";
 
@@ -46,6 +46,7 @@ function api(options: ClientOptions = {}) {
     secrets: [TOKEN],
     userAgent: "test",
     operations,
+    check: checkRequest,
   });
 }
 
