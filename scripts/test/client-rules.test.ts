@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error -- plain ES module without type declarations
 import { compileOperations } from "../lib/openapi.mjs";
 import {
-  checkParameters,
+  checkQuery,
   checkRequest,
   checkValue,
   type OperationRules,
@@ -57,11 +57,22 @@ describe("client tables", () => {
     );
   });
 
-  it("a client without body rules refuses an operation with a body instead of skipping it", () => {
+  it("a client of query-only operations refuses one with a path parameter or a body instead of skipping it", () => {
     const [client] = compileOperations(doc, { client: true }) as OperationRules[];
-    expect(() => checkParameters(client!, undefined, undefined, { value: {} })).toThrow(TypeError);
-    expect(checkParameters({ params: client!.params }, undefined, { tag: "a" }, undefined)).toBe(
+    expect(() => checkQuery(client!, undefined, undefined, { value: {} })).toThrow(TypeError);
+    const withPath: OperationRules = {
+      params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    };
+    expect(() => checkQuery(withPath, { id: "a" }, undefined, undefined)).toThrow(TypeError);
+    expect(checkQuery({ params: client!.params }, undefined, { tag: "a" }, undefined)).toBe(
       undefined,
+    );
+    expect(() => checkQuery({ params: client!.params }, undefined, { tag: 1 }, undefined)).toThrow(
+      "tag: must be a string",
+    );
+    // checkRequest keeps the path-segment rules.
+    expect(() => checkRequest(withPath, { id: ".." }, undefined, undefined)).toThrow(
+      'id: must not be "." or ".."',
     );
   });
 });

@@ -23,8 +23,8 @@ export {
   retryDecision,
 } from "./internal/retry-policy.js";
 export {
-  checkParameters,
   checkParams,
+  checkQuery,
   checkRequest,
   checkValue,
   parsePathParam,

@@ -7,7 +7,7 @@ import {
 } from "@api-clients/core";
 import {
   bearerAuthorization,
-  checkParameters,
+  checkQuery,
   createApi,
   fromEnvironment,
   paginate,
@@ -108,7 +108,7 @@ export function createLogsClient(options: LogsClientOptions = {}): LogsClient {
     secrets: [token],
     userAgent: USER_AGENT,
     operations,
-    check: checkParameters,
+    check: checkQuery,
   });
 
   const listAt = (id: "listLogs" | "listEvents", query: object, call?: RequestOptions) =>

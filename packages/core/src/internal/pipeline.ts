@@ -69,7 +69,7 @@ export interface ApiConfig {
   readonly userAgent: string;
   /** The generated operation table, by operationId (the one table: routes are derived from it). */
   readonly operations: Readonly<Record<string, OperationSpec>>;
-  /** The spec's rules for each call: `checkRequest`, or `checkParameters` for a spec without bodies. */
+  /** The spec's rules for each call: `checkRequest`, or `checkQuery` for query-only operations. */
   readonly check: RequestCheck;
   /**
    * Rules the spec states only in prose, by operationId: run on the JSON body after the spec's own

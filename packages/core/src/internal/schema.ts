@@ -29,6 +29,9 @@ type Obj = Record<string, unknown>;
 interface Walk extends CheckOptions {
   readonly object?: typeof checkObject;
   readonly more?: typeof checkMore;
+  readonly strings?: typeof stringNoun;
+  /** A path parameter's value as one path segment (no client without path parameters needs it). */
+  readonly segment?: typeof checkPathSegment;
 }
 
 const quoteList = (values: readonly unknown[]): string =>
@@ -42,22 +45,19 @@ function range(min: number | undefined, max: number | undefined, unit = ""): str
   return "";
 }
 
-/** What a schema's values are, as a noun phrase: `an integer from 1 to 1000`, `a non-empty string`. */
-function noun(schema: Schema): string {
+/**
+ * What a schema's values are, as a noun phrase: `an integer from 1 to 1000`, `a non-empty string`
+ * (a string's length through `opts.strings`, which the client tables never need).
+ */
+function noun(schema: Schema, opts?: Walk): string {
   if (schema.enum !== undefined) return `one of ${quoteList(schema.enum)}`;
   switch (schema.type) {
     case "integer":
       return `an integer${range(schema.minimum, schema.maximum)}`;
     case "number":
       return `a number${range(schema.minimum, schema.maximum)}`;
-    case "string": {
-      const { minLength: min, maxLength: max } = schema;
-      if (min === 1 && max === undefined) return "a non-empty string";
-      if (min === undefined && max === undefined) return "a string";
-      if (max === undefined) return `a string of at least ${min} characters`;
-      if (min === undefined || min === 0) return `a string of at most ${max} characters`;
-      return `a string of ${min} to ${max} characters`;
-    }
+    case "string":
+      return opts?.strings?.(schema) ?? "a string";
     case "boolean":
       return "a boolean";
     case "array": {
@@ -69,6 +69,16 @@ function noun(schema: Schema): string {
     default:
       return "a value";
   }
+}
+
+/** A string schema as a noun phrase, with its length: `a non-empty string`, `a string of 1 to 9 characters`. */
+function stringNoun(schema: Schema): string {
+  const { minLength: min, maxLength: max } = schema;
+  if (min === 1 && max === undefined) return "a non-empty string";
+  if (min === undefined && max === undefined) return "a string";
+  if (max === undefined) return `a string of at least ${min} characters`;
+  if (min === undefined || min === 0) return `a string of at most ${max} characters`;
+  return `a string of ${min} to ${max} characters`;
 }
 
 const isPlainObject = (v: unknown): v is Obj => {
@@ -143,7 +153,7 @@ function checkMore(schema: Schema, value: unknown, field: string): void {
     if (min !== undefined || max !== undefined) {
       const n = codePoints(value);
       if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
-        throw new ValidationError(field, `must be ${noun(schema)}`);
+        throw new ValidationError(field, `must be ${stringNoun(schema)}`);
       }
     }
     if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
@@ -172,7 +182,10 @@ function checkOneOf(variants: readonly Schema[], value: unknown, field: string, 
       first ??= e;
     }
   }
-  throw first ?? new ValidationError(field, `must be ${variants.map(noun).join(" or ")}`);
+  throw (
+    first ??
+    new ValidationError(field, `must be ${variants.map((v) => noun(v, opts)).join(" or ")}`)
+  );
 }
 
 function checkObject(schema: Schema, value: Obj, field: string, opts: Walk): void {
@@ -217,7 +230,7 @@ function walk(schema: Schema, value: unknown, field: string, opts: Walk): void {
     return;
   if (schema.oneOf !== undefined) return checkOneOf(schema.oneOf, value, field, opts);
   const type = schema.type ?? (schema.properties ? "object" : undefined);
-  if (!hasType(type, value)) throw new ValidationError(field, `must be ${noun(schema)}`);
+  if (!hasType(type, value)) throw new ValidationError(field, `must be ${noun(schema, opts)}`);
   // Parameters are never objects (codegen refuses them); a body brings `checkObject`.
   if (type === "object") return opts.object?.(schema, value as Obj, field, opts);
   if (type === "array") {
@@ -251,7 +264,12 @@ export function checkValue(
 }
 
 /** Every keyword: for {@link checkValue}, {@link checkParams} and the wire side (the emulator). */
-const FULL: Walk = { object: checkObject, more: checkMore };
+const FULL: Walk = {
+  object: checkObject,
+  more: checkMore,
+  strings: stringNoun,
+  segment: checkPathSegment,
+};
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -312,7 +330,7 @@ function params(
       if (rule.required || location === "path") throw new ValidationError(name, "is required");
       continue;
     }
-    if (location === "path") checkPathSegment(value, name);
+    if (location === "path") opts.segment?.(value, name);
     for (const s of Array.isArray(value) ? value : [value]) {
       if (typeof s === "string") requireWellFormed(s, name);
     }
@@ -323,9 +341,9 @@ function params(
 /**
  * A client's check of one call against its operation's rules, with the keywords client tables carry:
  * path and query parameters, then the body; returns the warnings about body fields the spec does not
- * list. `body` is the value sent (`undefined` when no body is sent). {@link checkParameters} for a
- * spec without request bodies, {@link checkRequest} for one with them: each client passes the one its
- * spec needs, so a bundle carries no body rules it cannot use.
+ * list. `body` is the value sent (`undefined` when no body is sent). {@link checkQuery} for a spec
+ * whose operations take only a query, {@link checkRequest} otherwise: each client passes the one its
+ * spec needs, so a bundle carries no rules it cannot use.
  */
 export type RequestCheck = (
   operation: OperationRules,
@@ -334,18 +352,25 @@ export type RequestCheck = (
   body: { readonly value: unknown } | undefined,
 ) => string[] | undefined;
 
-/** {@link RequestCheck} of a spec without request bodies (an operation with one is a TypeError). */
-export const checkParameters: RequestCheck = (operation, path, query) => {
-  if (operation.body !== undefined) throw new TypeError("this client checks no request bodies");
+/**
+ * {@link RequestCheck} of a spec whose operations take only a query: an operation with a path
+ * parameter or a body is a TypeError (its rules would go unchecked).
+ */
+export const checkQuery: RequestCheck = (operation, path, query) => {
+  if (operation.body !== undefined || operation.params.some((rule) => rule.in === "path")) {
+    throw new TypeError("this client checks query parameters only");
+  }
   params(operation.params, "path", path as Obj | undefined, "", {});
   params(operation.params, "query", query as Obj | undefined, "", {});
   return undefined;
 };
 
-/** {@link RequestCheck} with request bodies. */
+/** {@link RequestCheck} of path and query parameters and the body. */
 export const checkRequest: RequestCheck = (operation, path, query, body) => {
   const rule = operation.body;
-  checkParameters({ params: operation.params }, path, query, body);
+  const opts: Walk = { segment: checkPathSegment };
+  params(operation.params, "path", path as Obj | undefined, "", opts);
+  params(operation.params, "query", query as Obj | undefined, "", opts);
   if (rule === undefined) return undefined;
   if (body === undefined) {
     if (rule.required) throw new ValidationError("body", "is required");
@@ -374,7 +399,10 @@ function coerce(schema: Schema, raw: string, field: string, opts: Walk): unknown
         first ??= e;
       }
     }
-    throw first ?? new ValidationError(field, `must be ${schema.oneOf.map(noun).join(" or ")}`);
+    throw (
+      first ??
+      new ValidationError(field, `must be ${schema.oneOf.map((v) => noun(v, opts)).join(" or ")}`)
+    );
   }
   let value: unknown = raw;
   if (schema.type === "integer" || schema.type === "number") {
