@@ -1,6 +1,7 @@
 export { createLogsClient, DEFAULT_LOGS_BASE_URL } from "./client.js";
 export type { LogsClient, LogsClientOptions, PaginationOptions } from "./client.js";
 export { LOG_STATES } from "./types.js";
+export { entryDate } from "./time.js";
 export type {
   Instant,
   IterateLogsParams,
