@@ -138,4 +138,35 @@ describe("the response object", () => {
     expect(response.headers.get("content-length")).toBe(String('{"id":1}'.length));
     expect(await response.text()).toBe('{"id":1}');
   });
+
+  it("every other body reader reads the same bytes: body, arrayBuffer(), blob(), bytes(), clone()", async () => {
+    const text = '{"id":1,"name":"é"}';
+    const bytes = [...new TextEncoder().encode(text)];
+    const read = async () => {
+      server.enqueue({ status: 200, body: text, headers: JSON_TYPE });
+      return (await testApi(server.url).raw.GET("/thing")).response;
+    };
+    const first = await read();
+    const clone = first.clone();
+    expect(first.bodyUsed).toBe(false);
+    expect(await new Response(first.body).text()).toBe(text);
+    expect(first.bodyUsed).toBe(true);
+    expect(clone.url).toBe(`${server.url}/thing`);
+    expect(clone.status).toBe(200);
+    expect(clone.headers.get("content-type")).toBe("application/json");
+    expect([...new Uint8Array(await clone.arrayBuffer())]).toEqual(bytes);
+    expect(await (await (await read()).blob()).text()).toBe(text);
+    const withBytes = await read();
+    if ("bytes" in withBytes) {
+      expect([...(await (withBytes as { bytes(): Promise<Uint8Array> }).bytes())]).toEqual(bytes);
+    }
+  });
+
+  it("a 204 has no body stream, as a fetch response has none", async () => {
+    server.enqueue({ status: 204 });
+    const { response } = await testApi(server.url).raw.GET("/thing");
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+    expect(await response.text()).toBe("");
+  });
 });
