@@ -118,6 +118,8 @@ interface Call {
   error?: ApiError | undefined;
   /** From `request()`: HTTP errors are thrown as the typed error instead of handed to openapi-fetch. */
   readonly direct: boolean;
+  /** From `request()` without a `signal`: nothing can abort the call, so no abort is forwarded. */
+  readonly unsignalled?: boolean;
   /** The serialized JSON body, re-sent on each attempt. */
   body?: string | undefined;
   /** Set by the attempt loop when a 4xx answer says the state already matches (`x-already-applied`). */
@@ -413,7 +415,8 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
       // [rate limit] Wait until the budget the server reported has room for this attempt.
-      const rateLimitWaitMs = await gate.pace(gated, attempt);
+      let rateLimitWaitMs = gate.pace(gated, attempt);
+      if (typeof rateLimitWaitMs !== "number") rateLimitWaitMs = await rateLimitWaitMs;
       const attemptMs = Math.min(limits.timeoutMs, deadline.remaining());
       if (attemptMs <= 0) {
         throw deadline.exceeded(
@@ -441,7 +444,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         controller.abort();
       }, attemptMs);
       const forwardAbort = () => controller.abort(userSignal.reason);
-      userSignal.addEventListener("abort", forwardAbort);
+      if (!call.unsignalled) userSignal.addEventListener("abort", forwardAbort);
       let decision: RetryDecision;
       let response: Response | undefined;
       let final: Response | ApiError | undefined;
@@ -472,7 +475,8 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         }
         watch.response(response.status);
         // [rate limit] Learn the budget the answer states.
-        await gate.report(gated, response);
+        const reported = gate.report(gated, response);
+        if (reported) await reported;
         // Decide on the status alone: a response to retry is not read.
         decision = response.ok
           ? { retry: false, reason: "ok" }
@@ -559,7 +563,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         uncertain ||= changesState && !isConnectionNotEstablished(failure);
       } finally {
         clearTimeout(timer);
-        userSignal.removeEventListener("abort", forwardAbort);
+        if (!call.unsignalled) userSignal.removeEventListener("abort", forwardAbort);
       }
       if (final instanceof Response) return final;
       if (final !== undefined) throw final;
@@ -657,6 +661,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       operationId: id,
       limits: validateLimits(perCall, options),
       direct: true,
+      unsignalled: perCall.signal === undefined,
     };
     let pending: Promise<{ data?: unknown; response: Response }>;
     starting = call;
