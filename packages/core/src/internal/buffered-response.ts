@@ -86,28 +86,23 @@ class BufferedResponseClass extends Response {
   static {
     // Accessors of Response: the real request's `url` and `redirected` (not "" and false), and the
     // body stream, built on demand.
-    Object.defineProperties(BufferedResponseClass.prototype, {
-      url: {
-        get(this: BufferedResponseClass) {
-          return this.#url;
-        },
+    const getters: Record<string, (this: BufferedResponseClass) => unknown> = {
+      url() {
+        return this.#url;
       },
-      redirected: {
-        get(this: BufferedResponseClass) {
-          return this.#redirected;
-        },
+      redirected() {
+        return this.#redirected;
       },
-      body: {
-        get(this: BufferedResponseClass) {
-          return this.#stream().body;
-        },
+      body() {
+        return this.#stream().body;
       },
-      bodyUsed: {
-        get(this: BufferedResponseClass) {
-          return !!this.#streamed?.bodyUsed;
-        },
+      bodyUsed() {
+        return !!this.#streamed?.bodyUsed;
       },
-    });
+    };
+    for (const name in getters) {
+      Object.defineProperty(BufferedResponseClass.prototype, name, { get: getters[name]! });
+    }
   }
 
   /** The exchange behind a response the pipeline produced, or `undefined` for any other response. */

@@ -22,15 +22,12 @@ export interface GatedCall {
   context?: RateLimitContext;
 }
 
-/**
- * The gate of one client: its limiter and its budget key. A limiter that answers synchronously (the
- * in-process one) is answered synchronously, so an attempt that need not wait costs no extra tick.
- */
+/** The gate of one client: its limiter and its budget key. */
 export interface RateLimitGate {
-  /** Waits until the limiter lets attempt `attempt` go; gives the milliseconds it waited. */
-  pace(call: GatedCall, attempt: number): number | Promise<number>;
+  /** Waits until the limiter lets attempt `attempt` go; resolves to the milliseconds it waited. */
+  pace(call: GatedCall, attempt: number): Promise<number>;
   /** Tells the limiter what an answer stated. */
-  report(call: GatedCall, answer: RateLimitAnswer): void | Promise<void>;
+  report(call: GatedCall, answer: RateLimitAnswer): Promise<void>;
 }
 
 function describe(error: unknown): string {
@@ -50,6 +47,7 @@ class Context implements RateLimitContext {
   readonly warn = (message: string): void => this.#call.watch.warn(message);
 }
 
+/** The context of a call, made once (a call asks the limiter at least twice). */
 const contextOf = (call: GatedCall): RateLimitContext => (call.context ??= new Context(call));
 
 /** Creates the gate of one client; the key names the API (base URL) and account (`Authorization`). */
@@ -59,57 +57,43 @@ export function createRateLimitGate(
   authorization: string,
 ): RateLimitGate {
   const key = budgetKey(baseUrl, authorization);
-  /** The limiter's answer, a failure as a rejection. */
-  const ask = (call: GatedCall): unknown => {
-    try {
-      return limiter.acquire(key, contextOf(call));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-  /** The limiter's answer `first` (then its next ones) awaited, each wait slept, until it says go. */
-  async function paceSlowly(call: GatedCall, attempt: number, first: unknown): Promise<number> {
-    let waited = 0;
-    for (let answer = first; ; answer = ask(call)) {
-      let waitMs: number;
-      try {
-        waitMs = (await answer) as number;
-      } catch (error) {
-        if (call.signal.aborted) throw new AbortError(call.signal.reason);
-        contextOf(call).warn(`rate limiter failed (${describe(error)}); sending without it`);
-        return waited;
-      }
-      if (!(waitMs > 0)) return waited;
-      const delayMs = Math.ceil(waitMs) + RESET_MARGIN_MS;
-      if (call.deadline.crossedBy(delayMs)) {
-        throw call.deadline.exceeded(
-          { method: call.method, url: call.url, attempts: attempt - 1 },
-          `not sent: the rate limit has nothing left until ` +
-            `${new Date(Date.now() + waitMs).toISOString()} (${seconds(waitMs)} from now)`,
-        );
-      }
-      call.watch.rateLimitWait(attempt, delayMs);
-      waited += delayMs;
-      try {
-        await sleep(delayMs, call.signal);
-      } catch {
-        throw new AbortError(call.signal.reason);
-      }
-    }
-  }
   return {
-    pace(call, attempt) {
-      const answer = ask(call);
-      return answer === 0 ? 0 : paceSlowly(call, attempt, answer);
+    async pace(call, attempt) {
+      const context = contextOf(call);
+      let waited = 0;
+      for (;;) {
+        let waitMs: number;
+        try {
+          waitMs = await limiter.acquire(key, context);
+        } catch (error) {
+          if (call.signal.aborted) throw new AbortError(call.signal.reason);
+          context.warn(`rate limiter failed (${describe(error)}); sending without it`);
+          return waited;
+        }
+        if (!(waitMs > 0)) return waited;
+        const delayMs = Math.ceil(waitMs) + RESET_MARGIN_MS;
+        if (call.deadline.crossedBy(delayMs)) {
+          throw call.deadline.exceeded(
+            { method: call.method, url: call.url, attempts: attempt - 1 },
+            `not sent: the rate limit has nothing left until ` +
+              `${new Date(Date.now() + waitMs).toISOString()} (${seconds(waitMs)} from now)`,
+          );
+        }
+        call.watch.rateLimitWait(attempt, delayMs);
+        waited += delayMs;
+        try {
+          await sleep(delayMs, call.signal);
+        } catch {
+          throw new AbortError(call.signal.reason);
+        }
+      }
     },
-    report(call, answer) {
-      const failed = (error: unknown) =>
-        contextOf(call).warn(`rate limiter failed to learn the budget (${describe(error)})`);
+    async report(call, answer) {
+      const context = contextOf(call);
       try {
-        const learnt = limiter.report(key, answer, contextOf(call));
-        if (learnt) return Promise.resolve(learnt).then(undefined, failed);
+        await limiter.report(key, answer, context);
       } catch (error) {
-        failed(error);
+        context.warn(`rate limiter failed to learn the budget (${describe(error)})`);
       }
     },
   };
