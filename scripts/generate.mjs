@@ -97,14 +97,29 @@ export async function schemaTypes(spec) {
   return astToString(ast) + (lists.length ? `\n${lists.join("\n")}` : "");
 }
 
+/** Refuses a parameter of object type: the clients' checker (core's `checkRequest`) checks none. */
+function clientRules(op) {
+  for (const { name, schema } of op.params) {
+    if (
+      schema.type === "object" ||
+      schema.properties ||
+      schema.oneOf?.some((s) => s.type === "object" || s.properties)
+    ) {
+      throw new Error(`${op.operationId}: parameter ${name}: an object parameter is not supported`);
+    }
+  }
+}
+
 /**
  * Each operation of the spec: method, path template, whether it is safe to repeat, success shape,
  * and the input rules compiled from its parameters and body. The one table of the client: the
  * pipeline derives the operation of each `"<METHOD> <path>"` from it. Compact: it ships in the client
- * bundles (a parameter list shared by several operations is written once).
+ * bundles (a parameter list shared by several operations is written once), and carries only the
+ * keywords the clients check (lengths, patterns and item counts are the service's, see `SERVICE_ONLY`).
  */
 export async function operationTable(spec) {
-  const ops = compileOperations(await load(spec));
+  const ops = compileOperations(await load(spec), { client: true });
+  for (const op of ops) clientRules(op);
   const uses = new Map();
   for (const op of ops) uses.set(literal(op.params), (uses.get(literal(op.params)) ?? 0) + 1);
   const shared = new Map(

@@ -2,11 +2,12 @@
 // `pnpm test:runtimes`: the clients as a user installs them, in every runtime a consuming service may
 // use. Packs the public packages, installs the tarballs into a fresh npm project outside the
 // workspace, and runs the same scenario (scripts/runtimes/scenario.mjs: pages of logs, a database
-// created, listed and deleted, injected 429 and 503 answered with the typed errors) in Node, Bun,
+// created, listed and deleted, injected 429 and 503 answered with the typed errors, the tracing
+// channels, and off the browser `@api-clients/otel`'s spans) in Node 20 (this one), 22 and 24, Bun,
 // Deno, workerd (through Miniflare) and headless Chromium, each against its own emulator on
 // 127.0.0.1 (run by this Node process, from the installed tarball).
 //
-// Bun, Deno, Miniflare (with workerd) and playwright-core come from the npm registry, installed on
+// Node 22 and 24, Bun, Deno, Miniflare (with workerd) and playwright-core come from the npm registry, installed on
 // first use into .tools/runtimes/ (gitignored); Chromium is Debian's package (`apt-get install
 // chromium` when /usr/bin/chromium is missing and we are root). Each download is bounded and retried
 // (scripts/lib/tool-download.mjs), and all of them together get at most DOWNLOAD_BUDGET_MS: a runtime
@@ -30,13 +31,23 @@ import { ensureTool } from "./lib/tool-download.mjs";
  * Versions are pinned: bump them here.
  */
 const TOOLS = {
+  // Node 22 and 24 from the `node` package (its install script fetches the platform's binary); the
+  // Node running this script is the third (20, the oldest the packages support).
+  node22: { spec: "node@22.23.3", file: "bin/node", package: "node" },
+  node24: { spec: "node@24.21.0", file: "bin/node", package: "node" },
   bun: { spec: "bun@1.4.5", file: "bin/bun.exe" },
   deno: { spec: "deno@2.9.6", file: "deno" },
   // The last Miniflare 4 whose engines field allows Node 20 (later ones need Node 22).
   miniflare: { spec: "miniflare@4.20260426.0", file: "../workerd/package.json" },
   "playwright-core": { spec: "playwright-core@1.65.1", file: "index.mjs" },
 };
-const RUNTIMES = ["node", "bun", "deno", "workerd", "chromium"];
+const RUNTIMES = ["node", "node22", "node24", "bun", "deno", "workerd", "chromium"];
+/** The OpenTelemetry packages the `@api-clients/otel` check installs next to the tarballs. */
+const OTEL = [
+  "@opentelemetry/api@1.9.1",
+  "@opentelemetry/core@2.12.1",
+  "@opentelemetry/sdk-trace-base@2.12.1",
+];
 const CHROMIUM = "/usr/bin/chromium";
 const RUN_TIMEOUT_MS = 120_000;
 /** All the downloads of one run together (the consumer's dependencies, the tools, Chromium). */
@@ -81,9 +92,9 @@ const downloads = { env: cleanEnv(root), deadline: started + DOWNLOAD_BUDGET_MS 
 
 /** The folder of an npm tool installed into .tools/runtimes/<name@version>/, installing it if needed. */
 async function tool(name) {
-  const { spec, file } = TOOLS[name];
+  const { spec, file, package: pkg = name } = TOOLS[name];
   const prefix = join(toolsDir, spec);
-  const dir = join(prefix, "node_modules", name);
+  const dir = join(prefix, "node_modules", pkg);
   const args = ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund"];
   await ensureTool({
     ...downloads,
@@ -122,8 +133,11 @@ function parseResult({ code, stdout, stderr }) {
   return JSON.parse(line.slice("RESULT ".length));
 }
 
-/** Bundles an entry of the consumer project (resolving the installed tarballs) for a web runtime. */
-async function bundle(consumer, entry, outfile, conditions) {
+/**
+ * Bundles an entry of the consumer project (resolving the installed tarballs) for a web runtime;
+ * `external` names imports the runtime provides (workerd's `node:` modules under nodejs_compat).
+ */
+async function bundle(consumer, entry, outfile, conditions, external = []) {
   const { build } = await import("esbuild");
   await build({
     entryPoints: [join(consumer, entry)],
@@ -133,8 +147,17 @@ async function bundle(consumer, entry, outfile, conditions) {
     platform: "browser",
     target: "es2022",
     conditions,
+    external,
     logLevel: "silent",
   });
+}
+
+/** The scenario on a Node from .tools/ (`node22`, `node24`); its version names the runtime. */
+async function nodeTool(name, consumer, config) {
+  const bin = join(await tool(name), "bin", "node");
+  const version = (await run(bin, ["--version"])).stdout.trim().replace(/^v/, "");
+  const result = await run(bin, ["cli.mjs", JSON.stringify(config)], { cwd: consumer });
+  return { version: `${name} ${version}`, checks: parseResult(result) };
 }
 
 /** How each runtime runs the scenario; each resolves to `{ version, checks }`. */
@@ -145,6 +168,8 @@ const runners = {
     });
     return { version: `node ${process.versions.node}`, checks: parseResult(result) };
   },
+  node22: (consumer, config) => nodeTool("node22", consumer, config),
+  node24: (consumer, config) => nodeTool("node24", consumer, config),
 
   async bun(consumer, config) {
     const bin = join(await tool("bun"), "bin", "bun.exe");
@@ -175,7 +200,13 @@ const runners = {
       readFileSync(join(dir, "..", "workerd", "package.json"), "utf8"),
     ).version;
     const miniflare = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
-    await bundle(consumer, "worker.mjs", "worker.bundle.js", ["workerd", "worker", "browser"]);
+    await bundle(
+      consumer,
+      "worker.mjs",
+      "worker.bundle.js",
+      ["workerd", "worker", "browser"],
+      ["node:*"],
+    );
     const mf = new Miniflare({
       modules: true,
       scriptPath: join(consumer, "worker.bundle.js"),
@@ -269,7 +300,7 @@ try {
     ...downloads,
     name: "the packed tarballs and their dependencies",
     command: "npm",
-    args: [...args, ...Object.values(tarballs)],
+    args: [...args, ...Object.values(tarballs), ...OTEL],
     cwd: consumer,
     installed: () => existsSync(join(consumer, "node_modules", "@api-clients", "emulator")),
   });

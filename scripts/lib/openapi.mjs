@@ -50,13 +50,20 @@ const KEPT = [
   "required",
   "default",
 ];
+/**
+ * Keywords the service checks and the emulator's tables keep, left out of the clients' tables
+ * (`{ client: true }`): a string's length or pattern and an array's item count are the service's to
+ * refuse (answered as a 400), so the clients' checker carries no code for them.
+ */
+export const SERVICE_ONLY = ["minLength", "maxLength", "pattern", "minItems", "maxItems"];
 /** Keywords that carry rules the runtime checker does not implement: refused rather than dropped. */
 const UNSUPPORTED = ["allOf", "anyOf", "not", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
 
 /**
  * Compiles a schema (or a `$ref` to one) into the `$ref`-free `Schema` subset: descriptions, examples,
  * `format` and `deprecated` are dropped; an `x-extensible-enum` (an open value set) compiles to no
- * `enum`, and to `known: [...]` only with `{ known: true }`; `default` only with `{ defaults: true }`.
+ * `enum`, and to `known: [...]` only with `{ known: true }`; `default` only with `{ defaults: true }`;
+ * {@link SERVICE_ONLY} keywords are dropped with `{ client: true }`.
  */
 export function compileSchema(doc, node, opts = {}, where = "schema", depth = 0) {
   if (depth > 64) throw new Error(`${where}: schema nesting too deep (a $ref cycle?)`);
@@ -82,6 +89,7 @@ export function compileSchema(doc, node, opts = {}, where = "schema", depth = 0)
   for (const key of KEPT) {
     if (s[key] === undefined) continue;
     if (key === "default" && !opts.defaults) continue;
+    if (opts.client && SERVICE_ONLY.includes(key)) continue;
     if (key === "required" && (!Array.isArray(s.required) || s.required.length === 0)) continue;
     if (key === "nullable" && s.nullable !== true) continue;
     out[key] = s[key];

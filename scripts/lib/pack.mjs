@@ -16,6 +16,7 @@ export const PUBLIC_PACKAGES = [
   "emulator",
   "cli",
   "otel",
+  "rate-limit-redis",
 ];
 
 /**

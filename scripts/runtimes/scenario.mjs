@@ -7,7 +7,8 @@
 //   listVectorIndexes 503 always: an InternalServerError
 // Where `process` exists (Node, Bun, Deno, workerd with nodejs_compat) the clients publish on the
 // `diagnostics_channel` tracing channels and a subscriber's traceparent reaches the emulator; in a
-// browser there is no tracing, and calls work the same.
+// browser there is no tracing, and calls work the same. The server-side entries add the
+// `@api-clients/otel` check (otel.mjs), which the browser bundle never imports.
 import {
   ApiClientError,
   createLogsClient,
@@ -31,11 +32,13 @@ export const FAULTS = [
 export const SEED_LOGS = 25;
 
 /**
- * Runs every check and never throws: each check reports `ok` and what it saw.
+ * Runs every check and never throws: each check reports `ok` and what it saw. `otelCheck` (from
+ * otel.mjs, given by the server-side entries) adds the `@api-clients/otel` check.
  * @param {{ baseUrl: string, logsToken: string, email: string, apiKey: string }} config
+ * @param {{ otelCheck?: (logs: unknown, baseUrl: string) => Promise<[boolean, string]> }} [extra]
  * @returns {Promise<{ name: string, ok: boolean, detail: string }[]>}
  */
-export async function runScenario({ baseUrl, logsToken, email, apiKey }) {
+export async function runScenario({ baseUrl, logsToken, email, apiKey }, { otelCheck } = {}) {
   const checks = [];
   const check = async (name, body) => {
     try {
@@ -120,6 +123,7 @@ export async function runScenario({ baseUrl, logsToken, email, apiKey }) {
   });
 
   await check("tracing channels", () => tracingCheck(logs, baseUrl));
+  if (otelCheck) await check("@api-clients/otel spans", () => otelCheck(logs, baseUrl));
 
   return checks;
 }

@@ -87,9 +87,9 @@ describe("fresh clone", () => {
         "pnpm",
         ["emulator", "--port", "0", "--logs-token", "dev", "--account", "alice@example.com:key"],
         REPO_ROOT,
-        { interruptWhen: /^MANAGEMENT_API_KEY=key$/m, timeoutMs: 3 * 60_000 },
+        { interruptWhen: /^export UPSTASH_API_KEY=key$/m, timeoutMs: 3 * 60_000 },
       );
-      expect(result.output).toContain("LOGS_TOKEN=dev");
+      expect(result.output).toContain("export QSTASH_TOKEN=dev");
       expect(result.output).not.toContain("ELIFECYCLE");
       expect(result.signal).toBe(null);
       expect(result.code, result.output).toBe(0);

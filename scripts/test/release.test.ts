@@ -1,6 +1,6 @@
 // The whole release loop against a real npm registry on 127.0.0.1: in a copy of the working tree, add a
 // changeset, `pnpm version-packages`, `pnpm release` (build, package checks, `changeset publish`) to a
-// throw-away Verdaccio; then a fresh npm project outside the workspace installs the four packages from
+// throw-away Verdaccio; then a fresh npm project outside the workspace installs the public packages from
 // it and uses them from ESM, CommonJS and TypeScript (node16 and bundler resolution), against the
 // installed emulator. The real repository's versions and changesets are never touched.
 //
@@ -24,7 +24,15 @@ import { cleanEnv as cleanUserEnv } from "../lib/clean-env.mjs";
 import { startVerdaccio } from "../release/verdaccio.mjs";
 import { copyWorkspace, REPO_ROOT } from "../release/workspace-copy.mjs";
 
-const PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"] as const;
+const PACKAGES = [
+  "core",
+  "logs-client",
+  "management-client",
+  "emulator",
+  "cli",
+  "otel",
+  "rate-limit-redis",
+] as const;
 const STEP_TIMEOUT_MS = 8 * 60_000;
 const MARKER = "Release rehearsal of scripts/test/release.test.ts.";
 
@@ -93,6 +101,18 @@ const MIRRORED = [
   "typescript",
   "@types/node",
   "undici-types",
+  // @api-clients/otel's peer dependency.
+  "@opentelemetry/api",
+  // @api-clients/rate-limit-redis's ioredis and what it depends on.
+  "ioredis",
+  "@ioredis/commands",
+  "cluster-key-slot",
+  "debug",
+  "ms",
+  "denque",
+  "redis-errors",
+  "redis-parser",
+  "standard-as-callback",
 ];
 
 /** Publishes the workspace's installed copy of each {@link MIRRORED} package to the local registry. */
@@ -340,6 +360,8 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
     expect(output).toContain(
       "esm: logs error instanceof management AuthenticationError true, ApiClientError true, same class true",
     );
+    expect(output).toContain("esm: otel instrument() around a call, 1 entry, unsubscribed");
+    expect(output).toContain("esm: rate-limit-redis fallback, 1 entry, warning true");
   });
 
   it("CLI: npx api-clients logs list against the installed emulator; a wrong token exits 1 unshown", async () => {

@@ -19,7 +19,7 @@ type Entry = {
   error?: string;
 };
 
-const RUNTIMES = ["node", "bun", "deno", "workerd", "chromium"];
+const RUNTIMES = ["node", "node22", "node24", "bun", "deno", "workerd", "chromium"];
 const CHECKS = [
   "one copy of the error classes",
   "an injected 429 on the first page is retried",
@@ -29,6 +29,9 @@ const CHECKS = [
   "an injected 503 is an InternalServerError",
   "tracing channels",
 ];
+/** Off the browser (which lacks `node:diagnostics_channel`), `@api-clients/otel` is checked too. */
+const checksOf = (name: string) =>
+  name === "chromium" ? CHECKS : [...CHECKS, "@api-clients/otel spans"];
 
 let dir = "";
 let report: Entry[] = [];
@@ -87,8 +90,11 @@ describe("the packed clients in every runtime (scripts/test-runtimes.mjs)", () =
     expect(entry, output).toBeDefined();
     const failed = entry!.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
     expect({ failed, error: entry!.error }).toEqual({ failed: [], error: undefined });
-    expect(entry!.checks.map((c) => c.name)).toEqual(CHECKS);
+    expect(entry!.checks.map((c) => c.name)).toEqual(checksOf(name));
     expect(entry!.version).toMatch(new RegExp(`^${name} \\d+\\.\\d+`));
+    // node22 and node24 really are those Nodes (the version they print), not the one running this.
+    const major = /^node(\d+)$/.exec(name)?.[1];
+    if (major !== undefined) expect(entry!.version).toMatch(new RegExp(`^${name} ${major}\\.`));
   });
 
   it("prints one line per runtime and the closing count", () => {

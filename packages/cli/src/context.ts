@@ -1,7 +1,12 @@
 // What every command shares: the streams, the global options, the clients built from them, colour,
 // the interrupt signal, and the redaction of credentials from everything printed.
 import { basicAuthorization, secretRedactor } from "@api-clients/core/internal";
-import { createLogsClient, type LogsClient, type LogEvent } from "@api-clients/logs-client";
+import {
+  createLogsClient,
+  ValidationError,
+  type LogsClient,
+  type LogEvent,
+} from "@api-clients/logs-client";
 import { createManagementClient, type ManagementClient } from "@api-clients/management-client";
 import { readValue } from "./operations.js";
 import { colorEnabled, colorsFor, type Colors } from "./output/colors.js";
@@ -29,6 +34,8 @@ export interface GlobalOptions {
   timeout?: string;
   verbose?: boolean;
   trace?: boolean;
+  /** `--wide`: tables never cut a cell, as when stdout is not a terminal. */
+  wide?: boolean;
   color: boolean;
 }
 
@@ -53,6 +60,12 @@ const count = (raw: string | undefined, option: string): number | undefined =>
 
 /** Which API a client serves. */
 export type ApiName = "logs" | "management";
+
+/** The environment variable of each API's base URL, as the clients read it. */
+export const BASE_URL_VARIABLES: Readonly<Record<ApiName, string>> = {
+  logs: "QSTASH_URL",
+  management: "UPSTASH_API_URL",
+};
 
 /** Everything a command needs, built from the global options. */
 export class Context {
@@ -88,9 +101,14 @@ export class Context {
     this.redactor = secretRedactor(this.secrets);
   }
 
-  /** The terminal's width when stdout is a terminal (tables then fit it), else `undefined`. */
+  /**
+   * The width tables fit when stdout is a terminal (`COLUMNS` when set, else the terminal's own), or
+   * `undefined` (nothing is cut) when it is not or with `--wide`.
+   */
   get terminalWidth(): number | undefined {
-    return this.io.stdout.isTTY === true ? (this.io.stdout.columns ?? 80) : undefined;
+    if (this.io.stdout.isTTY !== true || this.options.wide === true) return undefined;
+    const columns = Number(this.io.env["COLUMNS"]);
+    return Number.isInteger(columns) && columns > 0 ? columns : (this.io.stdout.columns ?? 80);
   }
 
   /** Writes to stdout. */
@@ -108,11 +126,35 @@ export class Context {
     return this.redactor(text);
   }
 
-  private shared() {
+  /** `api`'s base URL: `--base-url`, else its environment variable (`QSTASH_URL`, `UPSTASH_API_URL`). */
+  private baseUrl(api: ApiName): string | undefined {
+    return this.options.baseUrl ?? (this.io.env[BASE_URL_VARIABLES[api]] || undefined);
+  }
+
+  /**
+   * Creates `api`'s client; a bad base URL from the environment is reported under the variable's name
+   * (the clients name it `baseUrl`, which the command line shows as `--base-url`).
+   */
+  private create<T>(api: ApiName, create: () => T): T {
+    try {
+      return create();
+    } catch (error) {
+      if (
+        error instanceof ValidationError &&
+        error.field === "baseUrl" &&
+        this.options.baseUrl === undefined
+      )
+        throw new ValidationError(BASE_URL_VARIABLES[api], error.rule);
+      throw error;
+    }
+  }
+
+  private shared(api: ApiName) {
     const maxRetries = count(this.options.maxRetries, "maxRetries");
     const timeoutMs = count(this.options.timeout, "timeoutMs");
+    const baseUrl = this.baseUrl(api);
     return {
-      ...(this.options.baseUrl !== undefined ? { baseUrl: this.options.baseUrl } : {}),
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       logger: (event: LogEvent) => {
@@ -161,7 +203,9 @@ export class Context {
     const token = this.options.token ?? this.io.env["QSTASH_TOKEN"];
     if (token === undefined || token === "")
       throw new UsageError("no logs API token: set QSTASH_TOKEN or pass --token");
-    return createLogsClient({ token, ...this.shared(), ...overrides });
+    return this.create("logs", () =>
+      createLogsClient({ token, ...this.shared("logs"), ...overrides }),
+    );
   }
 
   private createManagement(overrides: object = {}): ManagementClient {
@@ -173,7 +217,9 @@ export class Context {
       throw new UsageError("no API key: set UPSTASH_API_KEY or pass --api-key");
     const authorization = basicAuthorization(email, apiKey);
     this.addSecrets(authorization, authorization.slice("Basic ".length));
-    return createManagementClient({ email, apiKey, ...this.shared(), ...overrides });
+    return this.create("management", () =>
+      createManagementClient({ email, apiKey, ...this.shared("management"), ...overrides }),
+    );
   }
 
   /** Throws {@link InterruptedError} once Ctrl-C was pressed. */

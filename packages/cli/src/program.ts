@@ -8,6 +8,7 @@ import { Context, UsageError, type GlobalOptions, type Io } from "./context.js";
 import { DEFAULT_CSV_COLUMNS, exportFormat, exportLogs } from "./logs/export.js";
 import { addFilterOptions, logFilterFlags, readFilters, type FilterFlag } from "./logs/filters.js";
 import { listLogs } from "./logs/list.js";
+import { commandLine, filterArgs, globalArgs, pinWindow, withoutPassword } from "./logs/window.js";
 import { MAX_INTERVAL_SECONDS, tailLogs } from "./logs/tail.js";
 import { addManagementCommands } from "./management/commands.js";
 import { allOperations, collect, readValue } from "./operations.js";
@@ -43,6 +44,10 @@ Credentials (flags override the environment):
   Prefer the environment or a file (- reads stdin): flags are visible to other
   users in the process list.
   Credentials are never printed, also not with --verbose.
+
+Base URLs (e.g. an emulator's; default: the services' public URLs):
+  logs commands        QSTASH_URL, or --base-url
+  the others           UPSTASH_API_URL, or --base-url
 
 Exit codes:
   0    success
@@ -153,7 +158,10 @@ export function buildProgram(state: RunState): Command {
     .option("--email <email>", "account e-mail for the management API (default: $UPSTASH_EMAIL)")
     .option("--api-key <key>", "management API key (default: $UPSTASH_API_KEY)")
     .option("--api-key-file <path>", "read the management API key from a file (- for stdin)")
-    .option("--base-url <url>", "base URL of the API, e.g. an emulator's http://127.0.0.1:8787")
+    .option(
+      "--base-url <url>",
+      "base URL of the API, e.g. an emulator's http://127.0.0.1:8787 (default: $QSTASH_URL or $UPSTASH_API_URL)",
+    )
     .option("--max-retries <n>", "retries after a failed attempt (default: 2)")
     .option("--timeout <ms>", "limit for each attempt, milliseconds (default: 30000)")
     .option(
@@ -161,6 +169,7 @@ export function buildProgram(state: RunState): Command {
       "print each request, response and retry as JSON on stderr, and stack traces",
     )
     .option("--trace", "when the command ends, draw the calls it made on stderr (a waterfall)")
+    .option("--wide", "never cut table cells to the terminal's width (ids are never cut anyway)")
     .option("--no-color", "no colours (also: NO_COLOR=1)")
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -234,7 +243,7 @@ export function buildProgram(state: RunState): Command {
   addFilterOptions(exporter, exportFlags);
   exporter.addHelpText(
     "after",
-    "\nOn Ctrl-C or a failure it prints the cursor to resume from: run the same command with\n--cursor <cursor> (and --append to continue the same --out file). The file then holds\nevery entry before that cursor, each once.",
+    "\nThe window is fixed when the export starts: a time ago (--from 1h) is resolved once, and\nwithout --to it ends at that moment. On Ctrl-C or a failure it prints the command that\nresumes it: the same window as Unix ms (--from <ms> --to <ms>), --cursor <cursor>, and\n--append to continue the same --out file. The two runs then hold every entry of the\nwindow once, however many arrived in between.",
   );
   exporter.action(async (opts: Record<string, unknown>) => {
     state.filterFlags = exportFlags;
@@ -253,8 +262,28 @@ export function buildProgram(state: RunState): Command {
     const inherited = columns.find((c) => c in Object.prototype);
     if (inherited !== undefined)
       throw new UsageError(`--columns: ${JSON.stringify(inherited)} is not a field of an entry`);
-    const params = readFilters(opts, exportFlags, Date.now()) as ListLogsParams;
+    // The window is fixed once: relative bounds resolved and the end pinned to now, so that the
+    // printed resume command reads the rest of exactly this window.
+    const now = Date.now();
+    const params = pinWindow(readFilters(opts, exportFlags, now) as ListLogsParams, now);
+    const resumeCommand = (cursor: string, limit: number | undefined) =>
+      commandLine([
+        "api-clients",
+        "logs",
+        "export",
+        ...globalArgs(ctx().options),
+        ...filterArgs({ ...params, cursor }, exportFlags),
+        ...(out === undefined ? [] : ["--out", out, "--append"]),
+        ...(typeof opts["format"] === "string" ? ["--format", opts["format"]] : []),
+        ...(typeof opts["columns"] === "string" ? ["--columns", opts["columns"]] : []),
+        ...(limit === undefined ? [] : ["--limit", String(limit)]),
+        ...(opts["progress"] === false ? ["--no-progress"] : []),
+        ...(typeof opts["redisUrl"] === "string"
+          ? ["--redis-url", withoutPassword(opts["redisUrl"])]
+          : []),
+      ]);
     await exportLogs(ctx(), params, {
+      resumeCommand,
       format: exportFormat(opts["format"] as string | undefined, out),
       out,
       append: opts["append"] === true,

@@ -53,6 +53,7 @@ export type {
 } from "./operation.js";
 export { MAX_RETRY_AFTER_MS } from "./internal/retry-policy.js";
 export type { AttemptTrace, CallTrace } from "./internal/tracing.js";
+export type { RawClient, RawMethod, RawReadable, RawResponse } from "./raw-client.js";
 export {
   createRateLimiter,
   type ConfiguredLimit,

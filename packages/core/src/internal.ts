@@ -22,8 +22,15 @@ export {
   MAX_RETRY_DELAY_MS,
   retryDecision,
 } from "./internal/retry-policy.js";
-export { checkParams, checkValue, parsePathParam, parseQuery } from "./internal/schema.js";
-export type { CheckOptions } from "./internal/schema.js";
+export {
+  checkParams,
+  checkQuery,
+  checkRequest,
+  checkValue,
+  parsePathParam,
+  parseQuery,
+} from "./internal/schema.js";
+export type { CheckOptions, RequestCheck } from "./internal/schema.js";
 export type { OperationRules, OperationSpec, ParameterRule, Schema } from "./operation.js";
 export { BURST_WINDOW_MS } from "./internal/rate-limit.js";
 export {

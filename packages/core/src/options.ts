@@ -154,7 +154,9 @@ export interface ClientOptions {
    * Base URL of the API, e.g. `https://qstash.upstash.io`. Must be `https` unless the host is loopback
    * (`localhost`, `127.0.0.0/8`, `::1`) or {@link ClientOptions.allowInsecureHttp} is set. A trailing
    * `/v2` (as in the management reference's `https://api.upstash.com/v2`) is dropped: the paths carry it.
-   * @default the service's public URL
+   * When absent, the client reads an environment variable (where `process.env` exists): `QSTASH_URL` for
+   * the logs client, `UPSTASH_API_URL` for the management client.
+   * @default process.env.QSTASH_URL or process.env.UPSTASH_API_URL, else the service's public URL
    */
   baseUrl?: string;
   /**

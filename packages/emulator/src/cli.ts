@@ -24,6 +24,11 @@ const USAGE = `Usage: api-clients-emulator [options]
                         operationId, traceparent)
   --help                show this text`;
 
+/** `value` as one shell word: as is when it is plain, else single-quoted. */
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
 function fail(message: string): never {
   process.stderr.write(`api-clients-emulator: ${message}\n\n${USAGE}\n`);
   process.exit(2);
@@ -130,10 +135,14 @@ async function main(): Promise<void> {
       ...emu.accounts.slice(1).map((a) => `  also account:    ${a.email}:${a.apiKey}`),
       `  admin API:       ${emu.url}/__emulator/  (faults, reset, snapshot, restore, logs)`,
       `  log entries:     ${emu.logs.size}`,
-      `URL=${emu.url}`,
-      `LOGS_TOKEN=${logsToken}`,
-      `MANAGEMENT_EMAIL=${email}`,
-      `MANAGEMENT_API_KEY=${apiKey}`,
+      "# Point both clients and the api-clients command line here (paste into a shell):",
+      ...Object.entries({
+        QSTASH_URL: emu.url,
+        QSTASH_TOKEN: logsToken,
+        UPSTASH_API_URL: emu.url,
+        UPSTASH_EMAIL: email,
+        UPSTASH_API_KEY: apiKey,
+      }).map(([name, value]) => `export ${name}=${shellQuote(value)}`),
       "",
     ].join("\n"),
   );

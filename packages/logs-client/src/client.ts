@@ -3,15 +3,16 @@ import {
   type ClientOptions,
   type RequestFunction,
   type RequestOptions,
+  type RawClient,
 } from "@api-clients/core";
 import {
   bearerAuthorization,
+  checkQuery,
   createApi,
   fromEnvironment,
   paginate,
   paginateItems,
 } from "@api-clients/core/internal";
-import type { Client } from "openapi-fetch";
 import { operations } from "./generated/operations.js";
 import type { operations as Operations, paths } from "./generated/schema.js";
 import { readLogPage } from "./page.js";
@@ -77,7 +78,7 @@ export interface LogsClient {
    * The typed openapi-fetch client every method goes through (auth, parameter checks, retries,
    * timeouts): HTTP errors come back as `{ error, response }`, connection failures throw.
    */
-  readonly raw: Client<paths>;
+  readonly raw: RawClient<paths>;
 }
 
 /**
@@ -102,10 +103,12 @@ export function createLogsClient(options: LogsClientOptions = {}): LogsClient {
     api: "logs",
     options: clientOptions,
     defaultBaseUrl: DEFAULT_LOGS_BASE_URL,
+    baseUrlVariable: "QSTASH_URL",
     authorization: bearerAuthorization(token),
     secrets: [token],
     userAgent: USER_AGENT,
     operations,
+    check: checkQuery,
   });
 
   const listAt = (id: "listLogs" | "listEvents", query: object, call?: RequestOptions) =>

@@ -30,4 +30,10 @@ describe("logs client types", () => {
     // @ts-expect-error token is a string (or left out, to read QSTASH_TOKEN)
     createLogsClient({ token: 42 });
   });
+
+  it("raw reads an entry's open-set state as a string (openapi-typescript issue 2765)", async () => {
+    const { data } = await logs.raw.GET("/v2/logs", {});
+    const state: string | undefined = data?.logs?.[0]?.state;
+    void state;
+  });
 });

@@ -3,16 +3,21 @@ import {
   type ClientOptions,
   type RequestFunction,
   type RequestOptions,
+  type RawClient,
 } from "@api-clients/core";
-import { basicAuthorization, createApi, fromEnvironment } from "@api-clients/core/internal";
-import type { Client } from "openapi-fetch";
+import {
+  basicAuthorization,
+  checkRequest,
+  createApi,
+  fromEnvironment,
+} from "@api-clients/core/internal";
 import { operations } from "./generated/operations.js";
 import type { operations as Operations, paths } from "./generated/schema.js";
 import { createAuditLogs } from "./resources/audit-logs.js";
 import type { AuditLogs } from "./resources/audit-logs.js";
 import { createBackups } from "./resources/backups.js";
 import type { Backups } from "./resources/backups.js";
-import { createDatabases } from "./resources/databases.js";
+import { checkRegions, createDatabases } from "./resources/databases.js";
 import type { Databases } from "./resources/databases.js";
 import { createQStash } from "./resources/qstash.js";
 import type { QStash } from "./resources/qstash.js";
@@ -77,7 +82,7 @@ export interface ManagementClient {
    * timeouts), for full control: HTTP errors come back as `{ error, response }`, connection failures
    * and timeouts throw the typed errors.
    */
-  readonly raw: Client<paths>;
+  readonly raw: RawClient<paths>;
 }
 
 /**
@@ -116,10 +121,13 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     api: "management",
     options: shared,
     defaultBaseUrl: DEFAULT_MANAGEMENT_BASE_URL,
+    baseUrlVariable: "UPSTASH_API_URL",
     authorization,
     secrets: [apiKey, authorization.slice("Basic ".length)],
     userAgent: USER_AGENT,
     operations,
+    check: checkRequest,
+    bodyChecks: { createDatabase: checkRegions },
   });
   const request = ((id: string, input?: object, call?: RequestOptions) =>
     api.request(id, input, call)) as RequestFunction<Operations>;

@@ -16,7 +16,7 @@ import {
 } from "@api-clients/core";
 import { BURST_WINDOW_MS, readWindow, refusingWindow } from "@api-clients/core/internal";
 import { Redis } from "ioredis";
-import { ACQUIRE_SCRIPT, REPORT_SCRIPT } from "./scripts.js";
+import { ACQUIRE_SCRIPT, REPORT_SCRIPT, ZONE_MS } from "./scripts.js";
 
 /** Options of {@link createRedisRateLimiter}. */
 export interface RedisRateLimiterOptions {
@@ -49,7 +49,7 @@ export interface RedisRateLimiter extends RateLimiter {
 
 /** The commands the scripts add to the client. */
 interface ScriptedRedis extends Redis {
-  rateLimitAcquire(key: string, ...args: (string | number)[]): Promise<number>;
+  rateLimitAcquire(key: string, ...args: (string | number)[]): Promise<[number, number]>;
   rateLimitReport(key: string, ...args: (string | number)[]): Promise<number>;
 }
 
@@ -153,36 +153,58 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     }
   }
 
+  /** Slots reserved in a window that had not opened yet, per key: when each opens (this process's clock). */
+  const reserved = new Map<string, number[]>();
+  /** Takes a reserved slot of `key` whose window has opened and is still early enough to land in it. */
+  function takeReserved(key: string, now: number): boolean {
+    const slots = reserved.get(key);
+    if (slots === undefined) return false;
+    const fresh = slots.filter((at) => now < at + BURST_WINDOW_MS - ZONE_MS);
+    const ready = fresh.findIndex((at) => now >= at);
+    if (ready >= 0) fresh.splice(ready, 1);
+    if (fresh.length > 0) reserved.set(key, fresh);
+    else reserved.delete(key);
+    return ready >= 0;
+  }
+
   return {
     async acquire(key, context) {
-      const now = Date.now();
-      const wait = await shared(
+      if (takeReserved(key, Date.now())) return 0;
+      const answer = await shared(
         () =>
           redis.rateLimitAcquire(
             prefix + key,
-            now,
             BURST_WINDOW_MS,
             limit?.requests ?? "",
             limit?.intervalMs ?? "",
           ),
         context,
       );
-      return wait ?? local.acquire(key, context);
+      if (answer === undefined) return local.acquire(key, context);
+      const [wait, isReserved] = answer;
+      if (isReserved === 1) {
+        // The slot is ours once its window opens: the next ask after the wait takes it without Redis.
+        const slots = reserved.get(key) ?? [];
+        slots.push(Date.now() + wait);
+        reserved.set(key, slots);
+      }
+      return wait;
     },
     async report(key, answer, context) {
       // The in-process gate always learns too, so it is current when it has to decide.
       await local.report(key, answer, context);
+      if (closed || redis.status !== "ready") return;
+      // Not awaited: the next acquire of this process runs after it on the same connection, and a
+      // failing Redis is noticed (and said) by that acquire.
       const now = Date.now();
-      await shared(
-        () =>
-          redis.rateLimitReport(
-            prefix + key,
-            ...windowArgs(answer, "burst", now),
-            ...windowArgs(answer, "daily", now),
-            BURST_WINDOW_MS,
-          ),
-        context,
-      );
+      redis
+        .rateLimitReport(
+          prefix + key,
+          ...windowArgs(answer, "burst", now),
+          ...windowArgs(answer, "daily", now),
+          BURST_WINDOW_MS,
+        )
+        .catch(() => undefined);
     },
     async close() {
       closed = true;

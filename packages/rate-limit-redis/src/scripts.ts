@@ -1,17 +1,30 @@
 // The budget model of core's in-process gate (packages/core/src/internal/rate-limit.ts), as two Lua
-// scripts run atomically by Redis, plus two rules that only many processes need: one probe at a time
-// until a key's first answer, and a request granted near a window's end counting against the next. One hash per key; per window (b = burst, d = daily, c = configured)
-// the fields <w>l (limit), <w>r (remaining), <w>t (reset, Unix ms). A window with a known length
-// (burst: 1 s; configured) starts over by itself once its reset passes; the daily one becomes unknown.
+// scripts run atomically by Redis, plus what only many processes need:
+// - one clock: the scripts read Redis's `TIME`, so processes whose clocks disagree still agree on when
+//   a window turns;
+// - one probe at a time until a key's first answer;
+// - a reservation instead of a poll: when a window has nothing left, the request takes a slot in the
+//   next one and is sent when it opens, without asking again;
+// - a request granted near a window's end may reach the server after the window turned: it counts
+//   against the next window too, until the answers show where it landed (each answer names its window).
+//
+// One hash per key. Per window (b = burst, c = configured, d = daily) the fields <w>l (limit), <w>r
+// (remaining), <w>t (reset, Unix ms). The windows with a known length (burst: 1 s; configured) also
+// keep <w>g (requests counted in the current window), <w>a (answers that named it), <w>z (those of
+// them granted in its last ZONE_MS), <w>v (slots reserved in the next window), and the previous
+// window's <w>pt, <w>pg, <w>pa, <w>pz. Of the previous window's late grants, min(pz, pg - pa) may
+// still land in the current one: that many are held back from it. A window with a known length starts
+// over by itself once its reset passes; the daily one becomes unknown.
 
 /** Keys live two days past their last use (the daily window is the longest). */
 const TTL_MS = 2 * 86_400_000;
 
 /**
- * A request granted this close to its window's end may reach the server after the window turned, so it
- * also counts against the next window (field <w>n), in milliseconds.
+ * A request granted this close to the burst window's end may reach the server after the window
+ * turned (a busy machine delays sending), in milliseconds; it is held back from the next window until
+ * its answer shows it landed in its own.
  */
-const BOUNDARY_MS = 500;
+export const ZONE_MS = 500;
 
 /**
  * Until the first answer for a key is reported (field `seen`), one request at a time goes out (the
@@ -20,87 +33,155 @@ const BOUNDARY_MS = 500;
  */
 const PROBE_RETRY_MS = 25;
 
+/**
+ * When the only thing keeping a request back is room held for the previous window's late grants,
+ * ask again after this many milliseconds (their answers release it) rather than reserve a slot in
+ * the next window.
+ */
+const HELD_RETRY_MS = 50;
+
 /** A probe whose answer never came (its process died) stops blocking others after this long. */
 const PROBE_EXPIRY_MS = 2_000;
 
-/**
- * KEYS[1] the budget; ARGV now, burst window length, configured limit and length ('' when none).
- * Returns 0 after taking one request from every window, else the milliseconds until the first is free.
- */
-export const ACQUIRE_SCRIPT = `
-local now = tonumber(ARGV[1])
+/** Fields of the windows with a known length, per window prefix. */
+const WINDOW_FIELDS = ["l", "r", "t", "g", "a", "z", "v", "pt", "pg", "pa", "pz"];
+const FIELDS = [...["b", "c"].flatMap((w) => WINDOW_FIELDS.map((f) => w + f)), "dl", "dr", "dt"];
+
+/** Lua: the current time of Redis in Unix milliseconds, and the hash of KEYS[1] as numbers in `s`. */
+const LOAD = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local raw = redis.call('HGETALL', KEYS[1])
 local s = {}
 for i = 1, #raw, 2 do s[raw[i]] = tonumber(raw[i + 1]) end
-if ARGV[3] ~= '' then s.cl = tonumber(ARGV[3]) end
-local windows = { { 'b', tonumber(ARGV[2]) }, { 'd', nil }, { 'c', tonumber(ARGV[4]) } }
-if s.seen == nil then
-  if s.probe and now - s.probe < ${PROBE_EXPIRY_MS} then return ${PROBE_RETRY_MS} end
-  redis.call('HSET', KEYS[1], 'probe', string.format('%d', now))
+local function held(p)
+  if not s[p .. 'pz'] then return 0 end
+  return math.min(s[p .. 'pz'], math.max(0, (s[p .. 'pg'] or 0) - (s[p .. 'pa'] or 0)))
 end
-local wait = 0
-for _, w in ipairs(windows) do
-  local p, len = w[1], w[2]
-  local l, r, t = s[p .. 'l'], s[p .. 'r'], s[p .. 't']
-  if t == nil then
-    if len and l then t = now + len; r = l end
-  elseif now >= t then
-    if len and l then
-      local turns = math.floor((now - t) / len) + 1
-      t = t + turns * len
-      r = l
-      if turns == 1 and s[p .. 'n'] then r = math.max(0, l - s[p .. 'n']) end
-      s[p .. 'n'] = nil
-    else
-      r = nil; t = nil
-    end
-  end
-  s[p .. 'r'] = r; s[p .. 't'] = t
-  if r == 0 and t then wait = math.max(wait, t - now) end
+local function advance(p, t)
+  -- Answers naming the window include the previous one's late grants (at most its pz): not ours.
+  s[p .. 'pa'] = math.max(0, (s[p .. 'a'] or 0) - (s[p .. 'pz'] or 0))
+  s[p .. 'pt'] = s[p .. 't']; s[p .. 'pg'] = s[p .. 'g'] or 0; s[p .. 'pz'] = s[p .. 'z'] or 0
+  s[p .. 'g'] = s[p .. 'v'] or 0; s[p .. 'a'] = 0; s[p .. 'z'] = 0; s[p .. 'v'] = 0
+  s[p .. 't'] = t
 end
-if wait == 0 then
-  for _, w in ipairs(windows) do
-    local p, len = w[1], w[2]
-    local f = p .. 'r'
-    if s[f] then s[f] = math.max(0, s[f] - 1) end
-    local t = s[p .. 't']
-    if len and t and now >= t - ${BOUNDARY_MS} then s[p .. 'n'] = (s[p .. 'n'] or 0) + 1 end
-  end
+local function clear(p)
+  for _, f in ipairs({ 'g', 'a', 'z', 'v', 'pt', 'pg', 'pa', 'pz' }) do s[p .. f] = nil end
 end
-for _, f in ipairs({ 'bl', 'br', 'bt', 'bn', 'dl', 'dr', 'dt', 'cl', 'cr', 'ct', 'cn' }) do
+`;
+
+/** Lua: writes `s` back and keeps the key alive. */
+const SAVE = `
+for _, f in ipairs({ ${FIELDS.map((f) => `'${f}'`).join(", ")} }) do
   if s[f] then redis.call('HSET', KEYS[1], f, string.format('%d', s[f])) else redis.call('HDEL', KEYS[1], f) end
 end
 redis.call('PEXPIRE', KEYS[1], ${TTL_MS})
-return math.ceil(wait)
+`;
+
+/**
+ * KEYS[1] the budget; ARGV burst window length, configured limit and length ('' when none).
+ * Returns { wait, reserved }: { 0, 0 } after taking one request from every window; { ms, 1 } after
+ * reserving a slot in the windows that open in `ms` (send then, without asking again); { ms, 0 } when
+ * there is no slot to take yet (ask again in `ms`).
+ */
+export const ACQUIRE_SCRIPT = `${LOAD}
+if ARGV[2] ~= '' then s.cl = tonumber(ARGV[2]) end
+if s.seen == nil then
+  if s.probe and now - s.probe < ${PROBE_EXPIRY_MS} then return { ${PROBE_RETRY_MS}, 0 } end
+  redis.call('HSET', KEYS[1], 'probe', string.format('%d', now))
+end
+local timed = { { 'b', tonumber(ARGV[1]), ${ZONE_MS} }, { 'c', tonumber(ARGV[3]), 0 } }
+local blocked, at = 0, now
+local slot = {}
+for _, w in ipairs(timed) do
+  local p, len = w[1], w[2]
+  local l, t = s[p .. 'l'], s[p .. 't']
+  if len and l then
+    if t == nil then
+      s[p .. 'r'] = l; clear(p); s[p .. 'g'] = 0; s[p .. 't'] = now + len
+    elseif now >= t then
+      local turns = math.floor((now - t) / len) + 1
+      if turns == 1 then advance(p, t + len) else clear(p); s[p .. 'g'] = 0; s[p .. 't'] = t + turns * len end
+      s[p .. 'r'] = math.max(0, l - s[p .. 'g'])
+    end
+    t = s[p .. 't']
+    if (s[p .. 'r'] or l) - held(p) > 0 then
+      slot[p] = 'now'
+    elseif (s[p .. 'r'] or l) > 0 then
+      -- Room held back for the previous window's late grants: it returns as their answers come in.
+      blocked = math.max(blocked, math.min(t, now + ${HELD_RETRY_MS}))
+    elseif (s[p .. 'v'] or 0) + math.min(s[p .. 'z'] or 0, math.max(0, (s[p .. 'g'] or 0) - (s[p .. 'a'] or 0))) < l then
+      slot[p] = 'next'; at = math.max(at, t)
+    else
+      blocked = math.max(blocked, t)
+    end
+  elseif t and now >= t then
+    s[p .. 'r'] = nil; s[p .. 't'] = nil; clear(p)
+  end
+end
+if s.dt and now >= s.dt then s.dr = nil; s.dt = nil end
+if s.dr == 0 and s.dt then blocked = math.max(blocked, s.dt) end
+for _, w in ipairs(timed) do
+  -- A window with room now whose reset comes before the reserved slot: ask again then.
+  if slot[w[1]] == 'now' and at > now and at >= s[w[1] .. 't'] - w[3] then blocked = math.max(blocked, at) end
+end
+if blocked > 0 then
+  -- Nothing is taken; the windows that turned are kept.
+  ${SAVE}
+  return { math.max(1, math.ceil(blocked - now)), 0 }
+end
+for _, w in ipairs(timed) do
+  local p = w[1]
+  if slot[p] == 'now' then
+    s[p .. 'r'] = s[p .. 'r'] - 1; s[p .. 'g'] = (s[p .. 'g'] or 0) + 1
+    if at == now and now >= s[p .. 't'] - w[3] then s[p .. 'z'] = (s[p .. 'z'] or 0) + 1 end
+  elseif slot[p] == 'next' then
+    s[p .. 'v'] = (s[p .. 'v'] or 0) + 1
+  end
+end
+if s.dr then s.dr = math.max(0, s.dr - 1) end
+${SAVE}
+if at > now then return { math.ceil(at - now), 1 } end
+return { 0, 0 }
 `;
 
 /**
  * KEYS[1] the budget; ARGV burst limit, remaining, reset (Unix ms), then the same for the daily
- * window ('' when the answer does not state it), then the burst window's length. A later window
- * replaces ours (a burst window keeps the requests already granted against it, field bn), the same
- * one keeps the lower count, an earlier one (a late answer) is ignored.
+ * window ('' when the answer does not state it), then the burst window's length. An answer naming the
+ * next burst window turns ours (its reserved slots and held-back grants stay counted); one naming the
+ * same window keeps the lower count; one naming the previous window shows a late grant landed there
+ * (releasing what was held back for it); an older one is ignored.
  */
-export const REPORT_SCRIPT = `
+export const REPORT_SCRIPT = `${LOAD}
 redis.call('HSET', KEYS[1], 'seen', 1)
 redis.call('HDEL', KEYS[1], 'probe')
-for i, p in ipairs({ 'b', 'd' }) do
-  local l, r, t = tonumber(ARGV[i * 3 - 2]), tonumber(ARGV[i * 3 - 1]), tonumber(ARGV[i * 3])
-  if l then redis.call('HSET', KEYS[1], p .. 'l', l) end
-  if r and t then
-    local ours = tonumber(redis.call('HGET', KEYS[1], p .. 't'))
-    if ours == nil or t > ours then
-      if p == 'b' and ours and l and t - ours <= tonumber(ARGV[7]) then
-        local borrowed = tonumber(redis.call('HGET', KEYS[1], 'bn')) or 0
-        r = math.min(r, math.max(0, l - borrowed))
-        redis.call('HDEL', KEYS[1], 'bn')
-      end
-      redis.call('HSET', KEYS[1], p .. 't', string.format('%d', t), p .. 'r', r)
-    elseif t == ours then
-      local left = tonumber(redis.call('HGET', KEYS[1], p .. 'r'))
-      if left == nil or r < left then redis.call('HSET', KEYS[1], p .. 'r', r) end
+local len = tonumber(ARGV[7])
+local bl, br, bt = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if bl then s.bl = bl end
+if br and bt and s.bl then
+  local t = s.bt
+  if t == nil or bt > t then
+    if t and bt - t <= len then
+      advance('b', bt)
+      s.br = math.max(0, math.min(s.bl - s.bg, br + held('b')))
+    else
+      -- A window we knew nothing of: the server's count is all there is (this answer among it).
+      clear('b'); s.bt = bt; s.br = br; s.bg = math.max(0, s.bl - br)
     end
+    s.ba = 1
+  elseif bt == t then
+    s.br = math.min(s.br or br, br + held('b'))
+    s.ba = (s.ba or 0) + 1
+  elseif bt == s.bpt then
+    s.bpa = (s.bpa or 0) + 1
   end
 end
-redis.call('PEXPIRE', KEYS[1], ${TTL_MS})
+local dl, dr, dt = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+if dl then s.dl = dl end
+if dr and dt then
+  if s.dt == nil or dt > s.dt then s.dt = dt; s.dr = dr
+  elseif dt == s.dt then s.dr = math.min(s.dr or dr, dr) end
+end
+${SAVE}
 return 0
 `;

@@ -12,6 +12,8 @@ import {
   type Database,
   type ManagementClient,
 } from "@api-clients/management-client";
+import { instrument } from "@api-clients/otel";
+import { createRedisRateLimiter, type RedisRateLimiter } from "@api-clients/rate-limit-redis";
 
 const emulator: Emulator = await startEmulator({ seedLogs: 1 });
 const logs = createLogsClient({
@@ -50,5 +52,13 @@ try {
   if (error instanceof ApiError) console.log(error.status, error.requestId);
   if (error instanceof RateLimitError) console.log(error.retryAfterMs);
 }
+// The add-ons: a tracer subscription that returns its unsubscribe, a limiter any client takes.
+const stop: () => void = instrument({});
+const rateLimiter: RedisRateLimiter = createRedisRateLimiter({ url: "redis://127.0.0.1:6379" });
+createLogsClient({ token: emulator.credentials.logsToken, baseUrl: emulator.url, rateLimiter });
+// @ts-expect-error the limiter's URL is required
+createRedisRateLimiter({});
+stop();
+await rateLimiter.close();
 console.log(first?.messageId, cursor, nothing);
 await emulator.close();

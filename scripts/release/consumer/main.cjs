@@ -4,7 +4,15 @@ const { createLogsClient } = require("@api-clients/logs-client");
 const { createManagementClient, ApiError } = require("@api-clients/management-client");
 
 async function main() {
-  for (const pkg of ["core", "logs-client", "management-client", "emulator", "cli"]) {
+  for (const pkg of [
+    "core",
+    "logs-client",
+    "management-client",
+    "emulator",
+    "cli",
+    "otel",
+    "rate-limit-redis",
+  ]) {
     console.log(`cjs: @api-clients/${pkg} from ${require.resolve(`@api-clients/${pkg}`)}`);
   }
   const emulator = await startEmulator({ seedLogs: 5 });

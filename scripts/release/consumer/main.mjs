@@ -1,5 +1,7 @@
 // A fresh consumer's ES module script: starts the installed emulator, lists logs with the logs client
-// and creates a database with the management client, printing what it got.
+// and creates a database with the management client, then a call traced by @api-clients/otel and one
+// paced by @api-clients/rate-limit-redis (a Redis that refuses: the in-process gate decides and a
+// warning says so), printing what it got.
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "@api-clients/emulator";
 import {
@@ -11,8 +13,18 @@ import {
   AuthenticationError,
   createManagementClient,
 } from "@api-clients/management-client";
+import { instrument } from "@api-clients/otel";
+import { createRedisRateLimiter } from "@api-clients/rate-limit-redis";
 
-for (const pkg of ["core", "logs-client", "management-client", "emulator", "cli"]) {
+for (const pkg of [
+  "core",
+  "logs-client",
+  "management-client",
+  "emulator",
+  "cli",
+  "otel",
+  "rate-limit-redis",
+]) {
   console.log(
     `esm: @api-clients/${pkg} from ${fileURLToPath(import.meta.resolve(`@api-clients/${pkg}`))}`,
   );
@@ -44,6 +56,27 @@ try {
   console.log(
     `esm: logs error instanceof management AuthenticationError ${error instanceof AuthenticationError}, ` +
       `ApiClientError ${error instanceof ApiClientError}, same class ${LogsAuthenticationError === AuthenticationError}`,
+  );
+
+  // The global (no-op) providers of @opentelemetry/api, the peer dependency npm installed.
+  const stop = instrument();
+  const traced = await logs.list({ count: 1 });
+  stop();
+  console.log(`esm: otel instrument() around a call, ${traced.events.length} entry, unsubscribed`);
+
+  // Port 1 refuses: ioredis (installed with the package) fails at once and the call goes ahead.
+  const rateLimiter = createRedisRateLimiter({ url: "redis://127.0.0.1:1" });
+  const warnings = [];
+  const paced = createLogsClient({
+    token: logsToken,
+    baseUrl: emulator.url,
+    rateLimiter,
+    logger: (event) => event.type === "warning" && warnings.push(event.message),
+  });
+  const got = await paced.list({ count: 1 });
+  await rateLimiter.close();
+  console.log(
+    `esm: rate-limit-redis fallback, ${got.events.length} entry, warning ${/unreachable/.test(warnings[0])}`,
   );
 } finally {
   await emulator.close();

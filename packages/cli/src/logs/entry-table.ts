@@ -78,9 +78,7 @@ export function entryColumns(colors: Colors): Column<LogEntry>[] {
     {
       header: "MESSAGE ID",
       value: (e) => text(field(e, "messageId")),
-      min: 20,
-      max: 40,
-      shrink: true,
+      id: true,
     },
     {
       header: "URL / TOPIC",

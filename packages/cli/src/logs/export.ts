@@ -42,6 +42,11 @@ export interface ExportOptions {
   limit?: number | undefined;
   /** Share the rate limit with other exports (and services) through this Redis. */
   redisUrl?: string | undefined;
+  /**
+   * The command that resumes the export at `cursor` over the same absolute window, writing at most
+   * `limit` more entries (printed when the export stops early).
+   */
+  resumeCommand: (cursor: string, limit: number | undefined) => string;
 }
 
 /** `--format`, or the one `--out`'s extension names, or NDJSON. */
@@ -222,7 +227,7 @@ export async function exportLogs(
   } else if (resume !== undefined) {
     ctx.notes.push(
       `${where} holds ${written}: every entry before cursor ${resume}, each once.`,
-      `Resume with: --cursor ${resume}${out === undefined ? "" : " --append"}`,
+      `Resume with: ${options.resumeCommand(resume, options.limit === undefined ? undefined : options.limit - counts.entries)}`,
     );
   }
   throw failure;

@@ -4,6 +4,9 @@ import { renderTable } from "../output/table.js";
 import { entryColumns } from "./entry-table.js";
 import { safeJson, safeText } from "../output/safe.js";
 
+const instantMs = (value: number | Date): number =>
+  value instanceof Date ? value.getTime() : value;
+
 /**
  * `api-clients logs list`: one page, as a table or (`--json`) as the page the API returned. With
  * `limit`, as many pages as it takes to show exactly `limit` entries (fewer when the log ends first).
@@ -42,6 +45,17 @@ export async function listLogs(
         headerStyle: ctx.colors.bold,
       }),
     );
-  if (cursor !== undefined)
-    ctx.err(ctx.errColors.dim(`More entries: add --cursor ${safeText(cursor)}`));
+  if (cursor === undefined) return;
+  // A time ago (`--from 1h`) would mean another window by the time the next page is asked for: the
+  // hint gives the bounds this page used, in Unix milliseconds, to use instead.
+  const bounds = [
+    ...(params.fromDate === undefined ? [] : [`--from ${instantMs(params.fromDate)}`]),
+    ...(params.toDate === undefined ? [] : [`--to ${instantMs(params.toDate)}`]),
+  ];
+  ctx.err(
+    ctx.errColors.dim(
+      `More entries: add --cursor ${safeText(cursor)}` +
+        (bounds.length === 0 ? "" : ` and ${bounds.join(" ")} (this window, in place of yours)`),
+    ),
+  );
 }

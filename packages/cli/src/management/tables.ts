@@ -42,7 +42,7 @@ const SECRET_FIELDS = new Set([
 ]);
 
 export const databaseColumns: Column<Database>[] = [
-  col("ID", "database_id"),
+  col("ID", "database_id", { id: true }),
   col("NAME", "database_name", { shrink: true, max: 40 }),
   col("TYPE", "type"),
   { header: "REGION", value: (d) => get(d, "primary_region") || get(d, "region") },
@@ -61,7 +61,7 @@ export const databaseColumns: Column<Database>[] = [
 ];
 
 export const teamColumns: Column<Team>[] = [
-  col("TEAM ID", "team_id"),
+  col("TEAM ID", "team_id", { id: true }),
   col("NAME", "team_name", { shrink: true }),
   col("ROLE", "member_role"),
   col("COPY CC", "copy_cc"),
@@ -70,12 +70,12 @@ export const teamColumns: Column<Team>[] = [
 export const memberColumns: Column<TeamMember>[] = [
   col("EMAIL", "member_email", { shrink: true }),
   col("ROLE", "member_role"),
-  col("TEAM ID", "team_id"),
+  col("TEAM ID", "team_id", { id: true }),
   col("TEAM", "team_name", { shrink: true }),
 ];
 
 export const vectorColumns: Column<VectorIndex>[] = [
-  col("ID", "id"),
+  col("ID", "id", { id: true }),
   col("NAME", "name", { shrink: true, max: 40 }),
   col("REGION", "region"),
   col("TYPE", "type"),
@@ -87,7 +87,7 @@ export const vectorColumns: Column<VectorIndex>[] = [
 ];
 
 export const backupColumns: Column<object>[] = [
-  col("BACKUP ID", "backup_id"),
+  col("BACKUP ID", "backup_id", { id: true }),
   col("NAME", "name", { shrink: true, max: 40 }),
   col("STATE", "state"),
   col("SIZE", "backup_size", { right: true }),
@@ -96,7 +96,7 @@ export const backupColumns: Column<object>[] = [
 ];
 
 export const searchColumns: Column<object>[] = [
-  col("ID", "id"),
+  col("ID", "id", { id: true }),
   col("NAME", "name", { shrink: true, max: 40 }),
   col("REGION", "region"),
   col("TYPE", "type"),
@@ -105,7 +105,7 @@ export const searchColumns: Column<object>[] = [
 ];
 
 export const qstashColumns: Column<object>[] = [
-  col("ID", "id"),
+  col("ID", "id", { id: true }),
   col("REGION", "region"),
   col("TYPE", "type"),
   col("STATE", "state"),
@@ -118,7 +118,7 @@ export const auditLogColumns: Column<object>[] = [
   { header: "TIME", value: (a) => seconds(a, "timestamp") },
   col("ACTOR", "actor", { shrink: true }),
   col("ACTION", "action_string", { shrink: true }),
-  col("ENTITY", "entity", { shrink: true }),
+  col("ENTITY", "entity", { id: true }),
   col("SOURCE", "source", { shrink: true }),
   col("IP", "ip"),
 ];

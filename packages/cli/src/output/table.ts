@@ -1,5 +1,7 @@
 // A borderless, aligned table (the `kubectl get` look): headers, two spaces between columns, cells cut
-// with "…" to fit the terminal's width. Colour is applied after padding, so escapes never skew widths.
+// with "…" to fit the terminal's width. Ids are never cut (the other columns give up width first), and
+// nothing is cut when there is no terminal width (stdout is not a terminal, or `--wide`). Colour is
+// applied after padding, so escapes never skew widths.
 
 import { safeText } from "./safe.js";
 
@@ -18,12 +20,19 @@ export interface Column<Row> {
   shrink?: boolean;
   /** Right-align (numbers). @default false */
   right?: boolean;
+  /**
+   * An identifier (message id, database id): shown whole, never cut, however wide; `max` and
+   * `shrink` do not apply. @default false
+   */
+  id?: boolean;
 }
 
 /** Column widths computed once, so rows can be printed as they arrive (`logs tail`). */
 export interface TableLayout<Row> {
   columns: readonly Column<Row>[];
   widths: number[];
+  /** Whether cells longer than their column are cut with "…" (only to fit a terminal's width). */
+  cut: boolean;
 }
 
 const GAP = "  ";
@@ -48,27 +57,32 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * Widths from sample rows: each column as wide as its widest cell (up to `max`); when the total is wider
- * than `terminalWidth`, the `shrink` columns give up the difference (down to a floor).
+ * Widths from sample rows: each column as wide as its widest cell (up to `max` on a terminal); when the
+ * total is wider than `terminalWidth`, the `shrink` columns give up the difference (down to a floor).
+ * Without a `terminalWidth` (not a terminal, or `--wide`) every column is as wide as its widest cell
+ * and nothing is cut.
  */
 export function layoutTable<Row>(
   rows: readonly Row[],
   columns: readonly Column<Row>[],
   terminalWidth: number | undefined,
 ): TableLayout<Row> {
+  const fit = terminalWidth !== undefined && terminalWidth > 0;
   const widths = columns.map((column) => {
     let w = Math.max(width(column.header), column.min ?? 0);
     for (const row of rows) w = Math.max(w, width(oneLine(column.value(row))));
-    return column.max === undefined ? w : Math.min(w, Math.max(column.max, width(column.header)));
+    return column.max === undefined || column.id === true || !fit
+      ? w
+      : Math.min(w, Math.max(column.max, width(column.header)));
   });
-  if (terminalWidth !== undefined && terminalWidth > 0) {
+  if (fit) {
     let excess =
       widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1) - terminalWidth;
     // Shrink the widest shrinkable column first, one character at a time in bulk steps.
     while (excess > 0) {
       let widest = -1;
       columns.forEach((column, i) => {
-        if (column.shrink && (widths[i] as number) > SHRINK_FLOOR)
+        if (column.shrink && !column.id && (widths[i] as number) > SHRINK_FLOOR)
           if (widest === -1 || (widths[i] as number) > (widths[widest] as number)) widest = i;
       });
       if (widest === -1) break;
@@ -77,7 +91,7 @@ export function layoutTable<Row>(
       excess -= take;
     }
   }
-  return { columns, widths };
+  return { columns, widths, cut: fit };
 }
 
 function renderLine<Row>(layout: TableLayout<Row>, cells: string[], row: Row | undefined): string {
@@ -85,8 +99,11 @@ function renderLine<Row>(layout: TableLayout<Row>, cells: string[], row: Row | u
   return layout.columns
     .map((column, i) => {
       const w = layout.widths[i] as number;
-      const text = cut(oneLine(cells[i] as string), w);
-      const pad = " ".repeat(w - width(text));
+      const whole = oneLine(cells[i] as string);
+      // A row wider than the sample rows (a later `tail` row) pushes the next cells over rather than
+      // losing the end of an id, or of anything when nothing is cut.
+      const text = layout.cut && !column.id ? cut(whole, w) : whole;
+      const pad = " ".repeat(Math.max(0, w - width(text)));
       const padded = column.right ? pad + text : i === last ? text : text + pad;
       return row !== undefined && column.color ? column.color(padded, row) : padded;
     })

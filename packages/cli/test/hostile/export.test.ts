@@ -69,7 +69,9 @@ describe("logs export when writing fails (issue 24, 7)", () => {
     const failed = await runLimited(200, exportArgs("--out", out, "--count", "100")); // 100 KiB
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toMatch(/cannot write .*limited\.ndjson: EFBIG/);
-    const cursor = /Resume with: --cursor (\S+) --append/.exec(failed.stderr)?.[1];
+    const cursor = /^Resume with: api-clients logs export .*--cursor (\S+) .*--append/m.exec(
+      failed.stderr,
+    )?.[1];
     expect(cursor, failed.stderr).toBeDefined();
     const text = readFileSync(out, "utf8");
     expect(text.length).toBeGreaterThan(0);
@@ -101,7 +103,9 @@ describe("logs export stopped by SIGTERM (issue 24, 22)", () => {
     const stopped = await running.done;
     expect(stopped.code).toBe(143);
     expect(stopped.stderr).toMatch(/interrupted/);
-    const cursor = /Resume with: --cursor (\S+) --append/.exec(stopped.stderr)?.[1];
+    const cursor = /^Resume with: api-clients logs export .*--cursor (\S+) .*--append/m.exec(
+      stopped.stderr,
+    )?.[1];
     expect(cursor, stopped.stderr).toBeDefined();
 
     emu.faults.clear();

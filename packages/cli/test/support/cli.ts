@@ -15,6 +15,8 @@ export function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
     "QSTASH_TOKEN",
     "UPSTASH_EMAIL",
     "UPSTASH_API_KEY",
+    "QSTASH_URL",
+    "UPSTASH_API_URL",
     "NO_COLOR",
     "FORCE_COLOR",
   ])

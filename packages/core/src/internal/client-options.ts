@@ -8,6 +8,7 @@ import {
   type Logger,
   type RateLimiter,
 } from "../options.js";
+import { fromEnvironment } from "./environment.js";
 import { createRateLimiter } from "./rate-limit.js";
 
 /** The largest delay a timer accepts (2^31 − 1 ms); a longer one fires at once. */
@@ -38,28 +39,29 @@ function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-function validateBaseUrl(raw: unknown, allowInsecureHttp: boolean): string {
+/** `field` names where the value came from: the `baseUrl` option or the environment variable. */
+function validateBaseUrl(raw: unknown, allowInsecureHttp: boolean, field: string): string {
   let url: URL;
   try {
     url = new URL(String(raw));
   } catch {
-    throw new ValidationError("baseUrl", "must be an absolute URL");
+    throw new ValidationError(field, "must be an absolute URL");
   }
   if (url.username !== "" || url.password !== "") {
-    throw new ValidationError("baseUrl", "must not contain credentials");
+    throw new ValidationError(field, "must not contain credentials");
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new ValidationError("baseUrl", "must not contain a query or fragment");
+    throw new ValidationError(field, "must not contain a query or fragment");
   }
   if (url.protocol === "http:") {
     if (!allowInsecureHttp && !isLoopbackHost(url.hostname)) {
       throw new ValidationError(
-        "baseUrl",
+        field,
         "must use https (http is only allowed for loopback hosts, or with allowInsecureHttp: true)",
       );
     }
   } else if (url.protocol !== "https:") {
-    throw new ValidationError("baseUrl", "must use https");
+    throw new ValidationError(field, "must use https");
   }
   // The specs' paths carry `/v2`: a base URL copied with it (`https://api.upstash.com/v2`) would send
   // `/v2/v2/...`, so a trailing `/v2` is dropped.
@@ -143,6 +145,7 @@ function validateHeaders(init: unknown, userAgent: string): Headers {
 export function validateClientOptions(config: {
   readonly options: ClientOptions;
   readonly defaultBaseUrl: string;
+  readonly baseUrlVariable?: string;
   readonly authorization: string;
   readonly userAgent: string;
 }): ResolvedOptions {
@@ -156,10 +159,15 @@ export function validateClientOptions(config: {
   if (typeof fetchImpl !== "function") {
     throw new ValidationError("fetch", "must be a fetch function (none is available globally)");
   }
+  // The base URL: the option, else the environment variable (where `process.env` exists), else the default.
+  const variable = config.baseUrlVariable;
+  const fromEnv =
+    options.baseUrl === undefined && variable !== undefined ? fromEnvironment(variable) : undefined;
   return {
     baseUrl: validateBaseUrl(
-      options.baseUrl ?? config.defaultBaseUrl,
+      options.baseUrl ?? fromEnv ?? config.defaultBaseUrl,
       options.allowInsecureHttp === true,
+      fromEnv === undefined ? "baseUrl" : (variable as string),
     ),
     fetch: fetchImpl,
     headers: validateHeaders(options.headers, config.userAgent),

@@ -28,6 +28,7 @@ import {
 } from "../errors.js";
 import type { OperationSpec } from "../operation.js";
 import type { ClientOptions, RequestOptions } from "../options.js";
+import type { RawClient } from "../raw-client.js";
 import { BufferedResponse, invalidResponse, type Exchange } from "./buffered-response.js";
 import {
   redactData,
@@ -44,7 +45,7 @@ import {
   retryDecision,
   type RetryDecision,
 } from "./retry-policy.js";
-import { checkParams, checkValue, requireWellFormed } from "./schema.js";
+import { requireWellFormed, type RequestCheck } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
 import { Deadline } from "./deadline.js";
@@ -58,6 +59,8 @@ export interface ApiConfig {
   readonly options: ClientOptions;
   /** Base URL used when `options.baseUrl` is not set. */
   readonly defaultBaseUrl: string;
+  /** Environment variable read for the base URL when `options.baseUrl` is not set (before the default). */
+  readonly baseUrlVariable?: string;
   /** Full `Authorization` value; kept in a closure, set on each attempt, never exposed. */
   readonly authorization: string;
   /** Every secret the client holds (token, key, …): redacted from any error text a server echoes. */
@@ -66,6 +69,13 @@ export interface ApiConfig {
   readonly userAgent: string;
   /** The generated operation table, by operationId (the one table: routes are derived from it). */
   readonly operations: Readonly<Record<string, OperationSpec>>;
+  /** The spec's rules for each call: `checkRequest`, or `checkQuery` for query-only operations. */
+  readonly check: RequestCheck;
+  /**
+   * Rules the spec states only in prose, by operationId: run on the JSON body after the spec's own
+   * checks, for the methods, `request()` and `raw` alike; each throws a `ValidationError` to refuse.
+   */
+  readonly bodyChecks?: Readonly<Record<string, (body: unknown) => void>>;
 }
 
 /** The path parameters, query and JSON body of one call. */
@@ -78,7 +88,7 @@ export interface CallInput {
 /** One API's request path: the openapi-fetch client and the typed `request()` on top of it. */
 export interface Api<Paths extends {}> {
   /** The openapi-fetch client (`{ data | error, response }`; throws only typed connection errors). */
-  readonly raw: Client<Paths>;
+  readonly raw: RawClient<Paths>;
   /** Validated base URL without a trailing slash. */
   readonly baseUrl: string;
   /**
@@ -297,25 +307,16 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       callOf.set(request, call);
       const operation = call.operation;
       if (operation === undefined) return undefined;
-      checkParams(operation.params, "path", params.path, "");
-      checkParams(operation.params, "query", params.query, "");
-      call.warnings = checkBody(operation, body?.value, request.body !== null);
+      call.warnings = config.check(
+        operation,
+        params.path,
+        params.query,
+        request.body === null ? undefined : { value: body?.value },
+      );
+      config.bodyChecks?.[call.operationId]?.(body?.value);
       return undefined;
     },
   };
-
-  /** The spec's rules for a request body; returns what to report about fields the spec does not list. */
-  function checkBody(operation: OperationSpec, body: unknown, sent: boolean): string[] | undefined {
-    const rule = operation.body;
-    if (rule === undefined) return undefined;
-    if (!sent) {
-      if (rule.required) throw new ValidationError("body", "is required");
-      return undefined;
-    }
-    const unknown: string[] = [];
-    checkValue(rule.schema, body, "body", unknown);
-    return unknown.map((field) => `${field} is not in the spec; sent as given`);
-  }
 
   /** A connection-level failure of an attempt, as the typed error to report (secrets redacted). */
   function attemptFailure(
@@ -723,7 +724,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     }
   }
 
-  return { raw: raw as unknown as Client<Paths>, baseUrl, request };
+  return { raw: raw as unknown as RawClient<Paths>, baseUrl, request };
 }
 
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */

@@ -3,7 +3,7 @@
 // operation's parameters and body into the `$ref`-free `Schema` subset below; nothing here reads a spec.
 import { ValidationError } from "../errors.js";
 
-import type { ParameterRule, Schema } from "../operation.js";
+import type { OperationRules, ParameterRule, Schema } from "../operation.js";
 
 export type { OperationRules, OperationSpec, ParameterRule, Schema } from "../operation.js";
 
@@ -21,6 +21,19 @@ export interface CheckOptions {
 
 type Obj = Record<string, unknown>;
 
+/**
+ * The checker's options, with the keyword checks each entry point brings: {@link checkObject} (a
+ * body), and {@link checkMore} (string lengths, patterns, item counts), which codegen leaves out of
+ * the client tables (the service's to refuse), so that a client bundle carries only what it checks.
+ */
+interface Walk extends CheckOptions {
+  readonly object?: typeof checkObject;
+  readonly more?: typeof checkMore;
+  readonly strings?: typeof stringNoun;
+  /** A path parameter's value as one path segment (no client without path parameters needs it). */
+  readonly segment?: typeof checkPathSegment;
+}
+
 const quoteList = (values: readonly unknown[]): string =>
   values.map((v) => JSON.stringify(v)).join(", ");
 
@@ -32,22 +45,19 @@ function range(min: number | undefined, max: number | undefined, unit = ""): str
   return "";
 }
 
-/** What a schema's values are, as a noun phrase: `an integer from 1 to 1000`, `a non-empty string`. */
-function noun(schema: Schema): string {
+/**
+ * What a schema's values are, as a noun phrase: `an integer from 1 to 1000`, `a non-empty string`
+ * (a string's length through `opts.strings`, which the client tables never need).
+ */
+function noun(schema: Schema, opts?: Walk): string {
   if (schema.enum !== undefined) return `one of ${quoteList(schema.enum)}`;
   switch (schema.type) {
     case "integer":
       return `an integer${range(schema.minimum, schema.maximum)}`;
     case "number":
       return `a number${range(schema.minimum, schema.maximum)}`;
-    case "string": {
-      const { minLength: min, maxLength: max } = schema;
-      if (min === 1 && max === undefined) return "a non-empty string";
-      if (min === undefined && max === undefined) return "a string";
-      if (max === undefined) return `a string of at least ${min} characters`;
-      if (min === undefined || min === 0) return `a string of at most ${max} characters`;
-      return `a string of ${min} to ${max} characters`;
-    }
+    case "string":
+      return opts?.strings?.(schema) ?? "a string";
     case "boolean":
       return "a boolean";
     case "array": {
@@ -59,6 +69,16 @@ function noun(schema: Schema): string {
     default:
       return "a value";
   }
+}
+
+/** A string schema as a noun phrase, with its length: `a non-empty string`, `a string of 1 to 9 characters`. */
+function stringNoun(schema: Schema): string {
+  const { minLength: min, maxLength: max } = schema;
+  if (min === 1 && max === undefined) return "a non-empty string";
+  if (min === undefined && max === undefined) return "a string";
+  if (max === undefined) return `a string of at least ${min} characters`;
+  if (min === undefined || min === 0) return `a string of at most ${max} characters`;
+  return `a string of ${min} to ${max} characters`;
 }
 
 const isPlainObject = (v: unknown): v is Obj => {
@@ -109,26 +129,15 @@ function hasType(type: Schema["type"], value: unknown): boolean {
   }
 }
 
-function checkScalar(schema: Schema, value: unknown, field: string, opts: CheckOptions): void {
-  if (typeof value === "number") {
-    if (
-      (schema.minimum !== undefined && value < schema.minimum) ||
-      (schema.maximum !== undefined && value > schema.maximum)
-    ) {
-      throw new ValidationError(field, `must be ${noun(schema)}`);
-    }
-  } else if (typeof value === "string") {
-    const { minLength: min, maxLength: max } = schema;
-    if (min !== undefined || max !== undefined) {
-      const n = codePoints(value);
-      if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
-        throw new ValidationError(field, `must be ${noun(schema)}`);
-      }
-    }
-    if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
-      throw new ValidationError(field, `must match the pattern ${schema.pattern}`);
-    }
+function checkScalar(schema: Schema, value: unknown, field: string, opts: Walk): void {
+  if (
+    typeof value === "number" &&
+    ((schema.minimum !== undefined && value < schema.minimum) ||
+      (schema.maximum !== undefined && value > schema.maximum))
+  ) {
+    throw new ValidationError(field, `must be ${noun(schema)}`);
   }
+  opts.more?.(schema, value, field);
   if (schema.enum !== undefined && !schema.enum.includes(value)) {
     throw new ValidationError(field, `must be ${noun(schema)}`);
   }
@@ -137,12 +146,28 @@ function checkScalar(schema: Schema, value: unknown, field: string, opts: CheckO
   }
 }
 
-function checkOneOf(
-  variants: readonly Schema[],
-  value: unknown,
-  field: string,
-  opts: CheckOptions,
-) {
+/** The keywords outside the client subset: string lengths and patterns, array item counts. */
+function checkMore(schema: Schema, value: unknown, field: string): void {
+  if (typeof value === "string") {
+    const { minLength: min, maxLength: max } = schema;
+    if (min !== undefined || max !== undefined) {
+      const n = codePoints(value);
+      if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+        throw new ValidationError(field, `must be ${stringNoun(schema)}`);
+      }
+    }
+    if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
+      throw new ValidationError(field, `must match the pattern ${schema.pattern}`);
+    }
+  } else if (Array.isArray(value)) {
+    const { minItems: min, maxItems: max } = schema;
+    if ((min !== undefined && value.length < min) || (max !== undefined && value.length > max)) {
+      throw new ValidationError(field, `must have${range(min, max, " items")}`);
+    }
+  }
+}
+
+function checkOneOf(variants: readonly Schema[], value: unknown, field: string, opts: Walk) {
   // The first variant of the value's type decides; its error is the most telling one.
   let first: unknown;
   for (const variant of variants) {
@@ -157,10 +182,13 @@ function checkOneOf(
       first ??= e;
     }
   }
-  throw first ?? new ValidationError(field, `must be ${variants.map(noun).join(" or ")}`);
+  throw (
+    first ??
+    new ValidationError(field, `must be ${variants.map((v) => noun(v, opts)).join(" or ")}`)
+  );
 }
 
-function checkObject(schema: Schema, value: Obj, field: string, opts: CheckOptions): void {
+function checkObject(schema: Schema, value: Obj, field: string, opts: Walk): void {
   const props = schema.properties ?? {};
   const at = (key: string) => (field === "" ? key : `${field}.${key}`);
   for (const key of schema.required ?? []) {
@@ -197,19 +225,17 @@ function checkObject(schema: Schema, value: Obj, field: string, opts: CheckOptio
   }
 }
 
-function walk(schema: Schema, value: unknown, field: string, opts: CheckOptions): void {
+function walk(schema: Schema, value: unknown, field: string, opts: Walk): void {
   if (value === null && (schema.nullable === true || (schema.type === undefined && !schema.enum)))
     return;
   if (schema.oneOf !== undefined) return checkOneOf(schema.oneOf, value, field, opts);
   const type = schema.type ?? (schema.properties ? "object" : undefined);
-  if (!hasType(type, value)) throw new ValidationError(field, `must be ${noun(schema)}`);
-  if (type === "object") return checkObject(schema, value as Obj, field, opts);
+  if (!hasType(type, value)) throw new ValidationError(field, `must be ${noun(schema, opts)}`);
+  // Parameters are never objects (codegen refuses them); a body brings `checkObject`.
+  if (type === "object") return opts.object?.(schema, value as Obj, field, opts);
   if (type === "array") {
     const list = value as unknown[];
-    const { minItems: min, maxItems: max } = schema;
-    if ((min !== undefined && list.length < min) || (max !== undefined && list.length > max)) {
-      throw new ValidationError(field, `must have${range(min, max, " items")}`);
-    }
+    opts.more?.(schema, list, field);
     if (schema.items !== undefined) {
       for (let i = 0; i < list.length; i++) walk(schema.items, list[i], `${field}[${i}]`, opts);
     }
@@ -231,8 +257,19 @@ export function checkValue(
   field: string,
   options?: string[] | CheckOptions,
 ): void {
-  walk(schema, value, field, Array.isArray(options) ? { unknown: options } : (options ?? {}));
+  walk(schema, value, field, {
+    ...FULL,
+    ...(Array.isArray(options) ? { unknown: options } : options),
+  });
 }
+
+/** Every keyword: for {@link checkValue}, {@link checkParams} and the wire side (the emulator). */
+const FULL: Walk = {
+  object: checkObject,
+  more: checkMore,
+  strings: stringNoun,
+  segment: checkPathSegment,
+};
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -262,6 +299,16 @@ export function checkParams(
   values: Readonly<Record<string, unknown>> | undefined,
   field: string,
 ): void {
+  params(rules, location, values, field, FULL);
+}
+
+function params(
+  rules: readonly ParameterRule[],
+  location: "path" | "query",
+  values: Readonly<Record<string, unknown>> | undefined,
+  field: string,
+  opts: Walk,
+): void {
   const at = (name: string) => (field === "" ? name : `${field}.${name}`);
   const own = rules.filter((r) => r.in === location);
   if (values !== undefined && !isPlainObject(values)) {
@@ -283,13 +330,56 @@ export function checkParams(
       if (rule.required || location === "path") throw new ValidationError(name, "is required");
       continue;
     }
-    if (location === "path") checkPathSegment(value, name);
+    if (location === "path") opts.segment?.(value, name);
     for (const s of Array.isArray(value) ? value : [value]) {
       if (typeof s === "string") requireWellFormed(s, name);
     }
-    walk(rule.schema, value, name, {});
+    walk(rule.schema, value, name, opts);
   }
 }
+
+/**
+ * A client's check of one call against its operation's rules, with the keywords client tables carry:
+ * path and query parameters, then the body; returns the warnings about body fields the spec does not
+ * list. `body` is the value sent (`undefined` when no body is sent). {@link checkQuery} for a spec
+ * whose operations take only a query, {@link checkRequest} otherwise: each client passes the one its
+ * spec needs, so a bundle carries no rules it cannot use.
+ */
+export type RequestCheck = (
+  operation: OperationRules,
+  path: object | undefined,
+  query: object | undefined,
+  body: { readonly value: unknown } | undefined,
+) => string[] | undefined;
+
+/**
+ * {@link RequestCheck} of a spec whose operations take only a query: an operation with a path
+ * parameter or a body is a TypeError (its rules would go unchecked).
+ */
+export const checkQuery: RequestCheck = (operation, path, query) => {
+  if (operation.body !== undefined || operation.params.some((rule) => rule.in === "path")) {
+    throw new TypeError("this client checks query parameters only");
+  }
+  params(operation.params, "path", path as Obj | undefined, "", {});
+  params(operation.params, "query", query as Obj | undefined, "", {});
+  return undefined;
+};
+
+/** {@link RequestCheck} of path and query parameters and the body. */
+export const checkRequest: RequestCheck = (operation, path, query, body) => {
+  const rule = operation.body;
+  const opts: Walk = { segment: checkPathSegment };
+  params(operation.params, "path", path as Obj | undefined, "", opts);
+  params(operation.params, "query", query as Obj | undefined, "", opts);
+  if (rule === undefined) return undefined;
+  if (body === undefined) {
+    if (rule.required) throw new ValidationError("body", "is required");
+    return undefined;
+  }
+  const unknown: string[] = [];
+  walk(rule.schema, body.value, "body", { object: checkObject, unknown });
+  return unknown.map((field) => `${field} is not in the spec; sent as given`);
+};
 
 /** The array form of a parameter that may repeat: an `array` schema or a `oneOf` with one. */
 function repeatable(schema: Schema): Schema | undefined {
@@ -298,7 +388,7 @@ function repeatable(schema: Schema): Schema | undefined {
 }
 
 /** Turns one wire string into the schema's type, then checks it. */
-function coerce(schema: Schema, raw: string, field: string, opts: CheckOptions): unknown {
+function coerce(schema: Schema, raw: string, field: string, opts: Walk): unknown {
   if (schema.oneOf !== undefined) {
     let first: unknown;
     for (const variant of schema.oneOf) {
@@ -309,7 +399,10 @@ function coerce(schema: Schema, raw: string, field: string, opts: CheckOptions):
         first ??= e;
       }
     }
-    throw first ?? new ValidationError(field, `must be ${schema.oneOf.map(noun).join(" or ")}`);
+    throw (
+      first ??
+      new ValidationError(field, `must be ${schema.oneOf.map((v) => noun(v, opts)).join(" or ")}`)
+    );
   }
   let value: unknown = raw;
   if (schema.type === "integer" || schema.type === "number") {
@@ -337,6 +430,7 @@ export function parseQuery(
   options: Pick<CheckOptions, "closedKnown"> = {},
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const opts = { ...FULL, ...options };
   for (const rule of rules) {
     if (rule.in !== "query") continue;
     const raws = search.getAll(rule.name);
@@ -348,13 +442,13 @@ export function parseQuery(
     const list = repeatable(rule.schema);
     if (list !== undefined) {
       const items = list.items ?? {};
-      const values = raws.map((raw, i) => coerce(items, raw, `${rule.name}[${i}]`, options));
-      walk(list, values, rule.name, options);
+      const values = raws.map((raw, i) => coerce(items, raw, `${rule.name}[${i}]`, opts));
+      walk(list, values, rule.name, opts);
       out[rule.name] = values;
       continue;
     }
     if (raws.length > 1) throw new ValidationError(rule.name, "must appear at most once");
-    out[rule.name] = coerce(rule.schema, raws[0] as string, rule.name, options);
+    out[rule.name] = coerce(rule.schema, raws[0] as string, rule.name, opts);
   }
   return out;
 }
@@ -368,5 +462,5 @@ export function parsePathParam(
   raw: string,
   options: Pick<CheckOptions, "closedKnown"> = {},
 ): unknown {
-  return coerce(rule.schema, raw, rule.name, options);
+  return coerce(rule.schema, raw, rule.name, { ...FULL, ...options });
 }

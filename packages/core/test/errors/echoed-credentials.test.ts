@@ -5,7 +5,7 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiError, type ClientOptions, type LogEvent } from "../../src/index.js";
-import { createApi } from "../../src/internal.js";
+import { checkRequest, createApi } from "../../src/internal.js";
 import { startTestServer, type ScriptedResponse, type TestServer } from "../support/test-server.js";
 import { operations, rejection, type paths } from "../support/api.js";
 
@@ -24,8 +24,18 @@ const slashEscaped = TOKEN.replaceAll("/", "\\/");
 const unicodeEscaped = [...TOKEN]
   .map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
   .join("");
+/** Upper-case hex, only some characters escaped, and `\/` mixed in: still the token once decoded. */
+const mixedEscaped = [...TOKEN]
+  .map((char, i) =>
+    char === "/"
+      ? "\\/"
+      : i % 3 === 0
+        ? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`
+        : char,
+  )
+  .join("");
 /** Every form of the token that must not be found. */
-const FORMS = [TOKEN, slashEscaped, unicodeEscaped];
+const FORMS = [TOKEN, slashEscaped, unicodeEscaped, mixedEscaped];
 
 function api(options: ClientOptions = {}) {
   return createApi<paths>({
@@ -36,6 +46,7 @@ function api(options: ClientOptions = {}) {
     secrets: [TOKEN],
     userAgent: "test",
     operations,
+    check: checkRequest,
   });
 }
 
@@ -56,7 +67,9 @@ function expectClean(value: unknown): void {
       [...value.headers].join(" "),
     );
   }
-  for (const text of texts) for (const form of FORMS) expect(text).not.toContain(form);
+  // `inspect` and `JSON.stringify` double a backslash: look for each form as written there too.
+  const forms = FORMS.flatMap((form) => [form, form.replaceAll("\\", "\\\\")]);
+  for (const text of texts) for (const form of forms) expect(text).not.toContain(form);
 }
 
 const echoHeaders = { "x-echo": TOKEN, "www-authenticate": `Bearer realm="${TOKEN}"` };
@@ -88,6 +101,23 @@ const CASES: Array<[string, ScriptedResponse]> = [
   [
     "in a 2xx body that is not JSON",
     { status: 200, headers: echoHeaders, body: `<html>${TOKEN}</html>` },
+  ],
+  // Not valid JSON, so not parsed: the escaped forms must be caught in the text itself.
+  [
+    "`\\/`-escaped, in an HTML error body",
+    {
+      status: 502,
+      headers: { "content-type": "text/html" },
+      body: `<html><pre>{"authorization":"Bearer ${slashEscaped}"}</pre></html>`,
+    },
+  ],
+  [
+    "`\\u`-escaped, in a truncated JSON error body",
+    { status: 401, headers: JSON_TYPE, body: `{"error":"bad token ${unicodeEscaped}","at":"` },
+  ],
+  [
+    "escaped in mixed forms after a `\\n` escape, in a truncated 2xx JSON body",
+    { status: 200, headers: JSON_TYPE, body: `{"echo":"token:\\n${mixedEscaped}\\t${TOKEN}` },
   ],
   [
     "in an oversized error body and its headers",

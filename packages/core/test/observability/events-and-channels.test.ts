@@ -1,7 +1,16 @@
 // The logger events of a call can be joined, and the `api-clients:call` / `api-clients:attempt`
 // tracing channels carry what a tracer needs (and never the request's headers or secrets).
 import { tracingChannel } from "node:diagnostics_channel";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  onTestFinished,
+} from "vitest";
 import {
   AbortError,
   InternalServerError,
@@ -79,40 +88,48 @@ describe("logger events that can be joined", () => {
     expect(events.some((e) => e.type === "error")).toBe(false);
   });
 
-  const failures: [string, () => void, Record<string, unknown>, (error: unknown) => boolean][] = [
+  // Each case has a server of its own, closed when the case ends: a request that a timeout, a deadline or an
+  // abort cut off on a busy machine may still arrive later, and must not take the next test's replies.
+  const failures: [
+    string,
+    (server: TestServer) => void,
+    Record<string, unknown>,
+    (error: unknown) => boolean,
+  ][] = [
     [
       "an HTTP error after retries",
-      () => server.enqueue(...Array.from({ length: 3 }, () => ({ status: 503, headers: NOW }))),
+      (server) =>
+        server.enqueue(...Array.from({ length: 3 }, () => ({ status: 503, headers: NOW }))),
       {},
       (e) => e instanceof InternalServerError,
     ],
     [
       "a body the spec does not promise",
-      () => server.enqueue({ status: 200, body: [1, 2] }),
+      (server) => server.enqueue({ status: 200, body: [1, 2] }),
       {},
       (e) => e instanceof InvalidResponseError,
     ],
     [
       "a timeout",
-      () => server.enqueue({ hang: true }),
+      (server) => server.enqueue({ hang: true }),
       { timeoutMs: 50, maxRetries: 0 },
       (e) => e instanceof Error && e.name === "TimeoutError",
     ],
     [
       "the call's deadline",
-      () => server.enqueue({ hang: true }),
+      (server) => server.enqueue({ hang: true }),
       { deadlineMs: 100 },
       (e) => e instanceof Error && e.name === "DeadlineExceededError",
     ],
     [
       "an abort during the backoff",
-      () => server.enqueue({ status: 503, headers: { "retry-after": "5" } }),
+      (server) => server.enqueue({ status: 503, headers: { "retry-after": "5" } }),
       { abortOn: "retry" },
       (e) => e instanceof AbortError,
     ],
     [
       "an abort while the response is awaited",
-      () => server.enqueue({ hang: true }),
+      (server) => server.enqueue({ hang: true }),
       { abortOn: "request" },
       (e) => e instanceof AbortError,
     ],
@@ -120,7 +137,9 @@ describe("logger events that can be joined", () => {
   it.each(failures)(
     "a call that fails with %s ends with exactly one error event",
     async (_name, arrange, opts, isExpected) => {
-      arrange();
+      const server = await startTestServer();
+      onTestFinished(() => server.close());
+      arrange(server);
       const { abortOn, ...call } = opts as { abortOn?: string };
       const controller = new AbortController();
       const events: LogEvent[] = [];

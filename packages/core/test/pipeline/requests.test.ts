@@ -8,7 +8,7 @@ import {
   type ClientOptions,
   type LogEvent,
 } from "../../src/index.js";
-import { createApi } from "../../src/internal.js";
+import { checkRequest, createApi } from "../../src/internal.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   SECRET,
@@ -46,6 +46,7 @@ describe("construction", () => {
       secrets: [],
       userAgent: "ua",
       operations,
+      check: checkRequest,
     });
     expect(api.baseUrl).toBe("https://qstash.upstash.io");
     expect([DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES]).toEqual([
@@ -111,6 +112,7 @@ describe("construction", () => {
         secrets: [],
         userAgent: "ua",
         operations,
+        check: checkRequest,
       }),
     );
     expect(error).toBeInstanceOf(ValidationError);

@@ -8,7 +8,7 @@
  * await api.request("getThing", {});
  * await api.raw.GET("/thing");
  */
-import { createApi, type Api, type OperationSpec } from "../../src/internal.js";
+import { checkRequest, createApi, type Api, type OperationSpec } from "../../src/internal.js";
 import type { ClientOptions } from "../../src/index.js";
 
 /** A token that must never leak anywhere; tests search every output for it. */
@@ -150,6 +150,7 @@ export function testApi(baseUrl: string, options: ClientOptions = {}): Api<paths
     secrets: [SECRET],
     userAgent: USER_AGENT,
     operations,
+    check: checkRequest,
   });
 }
 

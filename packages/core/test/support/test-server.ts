@@ -58,6 +58,10 @@ export interface RecordedRequest {
   readonly headers: IncomingHttpHeaders;
   /** Request body as UTF-8 text. */
   readonly body: string;
+  /** Request body as the bytes received. */
+  readonly bytes: Uint8Array;
+  /** Header names and values in the order received (`IncomingMessage.rawHeaders`). */
+  readonly rawHeaders: readonly string[];
   /** When the request (with its body) had fully arrived, as `performance.now()` milliseconds. */
   readonly receivedAt: number;
   /** Whether the exchange is over (response sent, or connection closed). */
@@ -217,6 +221,8 @@ export async function startTestServer(options: { handler?: Responder } = {}): Pr
       query: parsed.searchParams,
       headers: req.headers,
       body: "",
+      bytes: new Uint8Array(0),
+      rawHeaders: req.rawHeaders,
       receivedAt: 0,
       finished: false,
       closedEarly: false,
@@ -224,8 +230,10 @@ export async function startTestServer(options: { handler?: Responder } = {}): Pr
     };
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
+      const bytes = Buffer.concat(chunks);
       const complete: MutableRecord = Object.assign(record, {
-        body: Buffer.concat(chunks).toString("utf8"),
+        body: bytes.toString("utf8"),
+        bytes,
         receivedAt: performance.now(),
       });
       requests.push(complete);

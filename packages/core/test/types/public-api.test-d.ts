@@ -11,7 +11,6 @@ import {
 } from "../../src/index.js";
 import * as core from "../../src/index.js";
 import { paginate, paginateItems, type Api } from "../../src/internal.js";
-import type { Client } from "openapi-fetch";
 import { testApi, type Thing, type paths } from "../support/api.js";
 
 describe("public types", () => {
@@ -66,7 +65,7 @@ describe("public types", () => {
   it("createApi's raw is the typed openapi-fetch client of the paths", async () => {
     const api = testApi("http://127.0.0.1:1");
     expectTypeOf(api).toEqualTypeOf<Api<paths>>();
-    expectTypeOf(api.raw).toEqualTypeOf<Client<paths>>();
+    expectTypeOf(api.raw).toEqualTypeOf<core.RawClient<paths>>();
     const { data } = await api.raw.GET("/items/{id}", { params: { path: { id: "a" } } });
     expectTypeOf(data).toEqualTypeOf<Thing | undefined>();
     // @ts-expect-error the path parameter is required

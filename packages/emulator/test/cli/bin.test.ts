@@ -34,10 +34,10 @@ it("package.json's bin is a committed file outside dist/, shipped in `files`", (
 it("the shim runs the CLI, and SIGINT right after the credentials exits 0", async () => {
   const run = start(shim, ["--port", "0", "--logs-token", "bin-token"]);
   run.child.stdout.on("data", () => {
-    if (/^MANAGEMENT_API_KEY=\S+$/m.test(run.output())) run.child.kill("SIGINT");
+    if (/^export UPSTASH_API_KEY=\S+$/m.test(run.output())) run.child.kill("SIGINT");
   });
   const { code, signal } = await run.exited;
-  expect(run.output()).toContain("LOGS_TOKEN=bin-token");
+  expect(run.output()).toContain("export QSTASH_TOKEN=bin-token");
   expect({ code, signal }).toEqual({ code: 0, signal: null });
 });
 

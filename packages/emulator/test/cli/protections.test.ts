@@ -17,7 +17,7 @@ async function run(args: string[]): Promise<{ url: string; stop: () => Promise<n
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      const m = /^URL=(\S+)$/m.exec(out);
+      const m = /^export QSTASH_URL=(\S+)$/m.exec(out);
       if (m?.[1]) resolve(m[1]);
     });
     child.on("exit", () => reject(new Error(`exited early: ${out}`)));

@@ -1,8 +1,7 @@
-// Contract: every management operation, called through its method and `raw`, against a
-// prism mock of our spec and against the emulator; both must answer in the shape the spec promises
+// Contract: every management operation, called through its method, `request()` and `raw`, against a
+// prism mock of our spec and against the emulator; each must answer in the shape the spec promises
 // for the 200 body (checked against the spec document itself, not against our own types). The logs
-// spec's operations are called through the logs client's `raw`. (`request()` joins the ways once the
-// clients have it.)
+// spec's operations are called through the logs client's `raw`.
 import { startEmulator, type Emulator } from "@api-clients/emulator";
 import { createLogsClient } from "@api-clients/logs-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,7 +28,7 @@ interface Input {
   body?: unknown;
 }
 interface Contract {
-  /** The request, as `raw` takes it. */
+  /** The request, as `raw` and `request()` take it. */
   input: (ids: Ids) => Input;
   /** The same call through the ergonomic method. */
   method: (m: ManagementClient, ids: Ids) => Promise<unknown>;
@@ -284,16 +283,22 @@ async function emulatorIds(m: ManagementClient): Promise<Ids> {
   };
 }
 
-type Way = "method" | "raw";
-const WAYS: Way[] = ["method", "raw"];
+type Way = "method" | "request" | "raw";
+const WAYS: Way[] = ["method", "request", "raw"];
 
 /** Calls `op` one way and returns the 200 body as JSON sees it (an acknowledgement as `"OK"`). */
 async function call(way: Way, m: ManagementClient, op: SpecOperation, ids: Ids): Promise<unknown> {
   const contract = CONTRACTS[op.operationId]!;
   const input = contract.input(ids);
   const ack = op.success["type"] === "string";
-  if (way === "method") {
-    const out = await contract.method(m, ids);
+  if (way === "method" || way === "request") {
+    const out =
+      way === "method"
+        ? await contract.method(m, ids)
+        : await (m.request as unknown as (id: string, input: Input) => Promise<unknown>)(
+            op.operationId,
+            input,
+          );
     return ack ? (out ?? "OK") : out;
   }
   const send = (m.raw as unknown as Record<string, Function>)[op.method] as (
