@@ -1,4 +1,5 @@
 import { ApiClientError, ValidationError } from "../errors.js";
+import { hash64 } from "./rate-limit.js";
 import { truncate } from "./redact.js";
 
 /** Default for {@link PaginateOptions.maxEmptyPages}. */
@@ -10,16 +11,9 @@ export const DEFAULT_MAX_EMPTY_PAGES = 100;
  */
 const REMEMBERED_CURSORS = 10_000;
 
-/** The key a cursor is remembered by: its length and two 32-bit hashes of it (FNV-1a and another). */
+/** The key a cursor is remembered by: its length and a 64-bit hash of it. */
 function cursorKey(cursor: string): string {
-  let a = 0x811c9dc5;
-  let b = 0;
-  for (let i = 0; i < cursor.length; i++) {
-    const code = cursor.charCodeAt(i);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ (b >>> 15), 0x5bd1e995) + code;
-  }
-  return `${cursor.length}:${a}:${b}`;
+  return `${cursor.length}:${hash64(cursor)}`;
 }
 
 /** How {@link paginate} reads a page: its next cursor and how many items it holds. */

@@ -152,7 +152,11 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
  * `Authorization` value, so the credentials never leave the process, not even to a shared store.
  */
 export function budgetKey(baseUrl: string, authorization: string): string {
-  const text = `${baseUrl}\n${authorization}`;
+  return hash64(`${baseUrl}\n${authorization}`);
+}
+
+/** A 64-bit hash of `text` as 16 hex digits: FNV-1a and a second lane mixed with it. */
+export function hash64(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x01000193;
   for (let i = 0; i < text.length; i++) {

@@ -32,6 +32,8 @@ interface Walk extends CheckOptions {
   readonly strings?: typeof stringNoun;
   /** A path parameter's value as one path segment (no client without path parameters needs it). */
   readonly segment?: typeof checkPathSegment;
+  /** `closedKnown` (no client table carries `known` values). */
+  readonly known?: typeof checkKnown;
 }
 
 const quoteList = (values: readonly unknown[]): string =>
@@ -141,6 +143,11 @@ function checkScalar(schema: Schema, value: unknown, field: string, opts: Walk):
   if (schema.enum !== undefined && !schema.enum.includes(value)) {
     throw new ValidationError(field, `must be ${noun(schema)}`);
   }
+  opts.known?.(schema, value, field, opts);
+}
+
+/** With `closedKnown` (the emulator), a value outside an open set's known values is refused. */
+function checkKnown(schema: Schema, value: unknown, field: string, opts: Walk): void {
   if (opts.closedKnown && schema.known !== undefined && !schema.known.includes(value as string)) {
     throw new ValidationError(field, `must be one of ${quoteList(schema.known)}`);
   }
@@ -269,6 +276,7 @@ const FULL: Walk = {
   more: checkMore,
   strings: stringNoun,
   segment: checkPathSegment,
+  known: checkKnown,
 };
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
