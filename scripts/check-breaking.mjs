@@ -36,7 +36,18 @@ function defaultRef() {
   }
 }
 
-/** Packages that a pending changeset bumps to a new major version. */
+/** Whether a package is before 1.0 (semver's 0.x: a minor version may break). */
+function beforeOne(name) {
+  const manifest = join(root, "packages", name.replace(/^@api-clients\//, ""), "package.json");
+  return (
+    existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).version.startsWith("0.")
+  );
+}
+
+/**
+ * Packages that a pending changeset bumps to a new major version (or, before 1.0, a new minor one,
+ * which is how semver's 0.x marks a breaking change; changesets would turn a major into 1.0.0).
+ */
 function majorBumps() {
   const dir = join(root, ".changeset");
   const bumps = new Set();
@@ -44,7 +55,7 @@ function majorBumps() {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".md") && f !== "README.md")) {
     const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(join(dir, file), "utf8"))?.[1] ?? "";
     for (const [, name, bump] of front.matchAll(/^["']?([^"':]+)["']?\s*:\s*(\w+)\s*$/gm)) {
-      if (bump === "major") bumps.add(name);
+      if (bump === "major" || (bump === "minor" && beforeOne(name))) bumps.add(name);
     }
   }
   return bumps;
@@ -72,12 +83,14 @@ for (const [spec, pkg] of Object.entries(SPECS)) {
   }
   const covered = majors.has(pkg);
   console.log(
-    `${spec}: ${changes.length} breaking change(s) since ${ref}${covered ? ` (major changeset for ${pkg} present)` : ""}:`,
+    `${spec}: ${changes.length} breaking change(s) since ${ref}${covered ? ` (${beforeOne(pkg) ? "minor (0.x) or major" : "major"} changeset for ${pkg} present)` : ""}:`,
   );
   for (const change of changes) console.log(`  - ${change}`);
   if (!covered) {
     unreleased += 1;
-    console.error(`  ${pkg} needs a major changeset: run \`pnpm changeset\` and choose "major".`);
+    console.error(
+      `  ${pkg} needs a major changeset (a minor one before 1.0): run \`pnpm changeset\`.`,
+    );
   }
 }
 process.exitCode = unreleased > 0 ? 1 : 0;

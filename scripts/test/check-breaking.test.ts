@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   cpSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -194,5 +195,36 @@ describe("pnpm check:breaking", () => {
     const passing = run();
     expect(passing.stdout).toContain("major changeset for @api-clients/logs-client present");
     expect(passing.status).toBe(0);
+  });
+
+  it("before 1.0 (semver's 0.x), a minor changeset covers a breaking change; a patch does not", () => {
+    // Still breaking since the tag (the test above narrowed the enum), now at version 0.1.0.
+    rmSync(join(work, ".changeset/drop-order.md"), { force: true });
+    mkdirSync(join(work, "packages/logs-client"), { recursive: true });
+    writeFileSync(
+      join(work, "packages/logs-client/package.json"),
+      '{ "name": "@api-clients/logs-client", "version": "0.1.0" }\n',
+    );
+    const changeset = (bump: string) =>
+      writeFileSync(
+        join(work, ".changeset/drop-order.md"),
+        `---\n"@api-clients/logs-client": ${bump}\n---\n\nOnly latestFirst.\n`,
+      );
+    try {
+      changeset("patch");
+      const failing = run();
+      expect(failing.status).toBe(1);
+      expect(failing.stderr).toContain(
+        "@api-clients/logs-client needs a major changeset (a minor one before 1.0)",
+      );
+      changeset("minor");
+      const passing = run();
+      expect(passing.stdout).toContain(
+        "minor (0.x) or major changeset for @api-clients/logs-client present",
+      );
+      expect(passing.status).toBe(0);
+    } finally {
+      rmSync(join(work, "packages"), { recursive: true, force: true });
+    }
   });
 });

@@ -1,47 +1,12 @@
 // The services' current published reference (../shared/reference/service-facts.md, last section) is
 // in the specs, field by field, and its request forms are accepted by the emulator over HTTP.
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { startEmulator, type Emulator } from "../../packages/emulator/src/index.js";
+import { deref, load, type Operation, type Schema, type Spec } from "./support/spec.js";
 
-type Schema = Record<string, unknown> & {
-  $ref?: string;
-  type?: string;
-  enum?: unknown[];
-  "x-extensible-enum"?: unknown[];
-  properties?: Record<string, Schema>;
-  items?: Schema;
-  oneOf?: Schema[];
-  anyOf?: Schema[];
-  allOf?: Schema[];
-  nullable?: boolean;
-  deprecated?: boolean;
-  description?: string;
-  additionalProperties?: unknown;
-};
-type Parameter = Schema & { name: string; in: string; schema: Schema; style?: string };
-type Operation = Record<string, unknown> & {
-  operationId: string;
-  description: string;
-  parameters?: Parameter[];
-  requestBody?: Schema;
-};
-type Spec = {
-  paths: Record<string, Record<string, Operation>>;
-  components: Record<string, Record<string, Schema>>;
-};
-
-const load = (name: string): Spec =>
-  parse(readFileSync(new URL(`../../specs/${name}.openapi.yaml`, import.meta.url), "utf8"));
 const logs = load("logs");
 const management = load("management");
 
-function deref(spec: Spec, node: Schema): Schema {
-  if (!node.$ref) return node;
-  const [, , section, name] = node.$ref.split("/");
-  return deref(spec, spec.components[section!]![name!]!);
-}
 const op = (spec: Spec, key: string): Operation => {
   const [method, path] = key.split(" ") as [string, string];
   return spec.paths[path]![method.toLowerCase()]!;

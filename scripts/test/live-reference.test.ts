@@ -2,50 +2,13 @@
 // live management API" and its subsections) is in the management spec, fact by fact: the 24 operations,
 // the 37 record fields the seeds lacked, what the reference guarantees about presence, and the 58
 // official operationIds. Each table below is a transcription of the fact sheet, not of the spec.
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { deref, load, type Operation, type Parameter, type Schema } from "./support/spec.js";
 
-type Schema = Record<string, unknown> & {
-  $ref?: string;
-  type?: string;
-  enum?: unknown[];
-  "x-extensible-enum"?: unknown[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  nullable?: boolean;
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  description?: string;
-  additionalProperties?: unknown;
-};
-type Parameter = Schema & { name: string; in: string; required?: boolean; schema: Schema };
-type Operation = Record<string, unknown> & {
-  operationId: string;
-  description: string;
-  parameters?: Parameter[];
-  requestBody?: Schema;
-  responses: Record<string, Schema>;
-  "x-idempotent"?: boolean;
-};
-type Spec = {
-  paths: Record<string, Record<string, Operation> & { parameters?: Parameter[] }>;
-  components: Record<string, Record<string, Schema>>;
-};
-
-const load = (name: string): Spec =>
-  parse(readFileSync(new URL(`../../specs/${name}.openapi.yaml`, import.meta.url), "utf8"));
 const logs = load("logs");
 const management = load("management");
 const schemas = management.components.schemas!;
 
-function deref(spec: Spec, node: Schema): Schema {
-  if (!node.$ref) return node;
-  const [, , section, name] = node.$ref.split("/");
-  return deref(spec, spec.components[section!]![name!]!);
-}
 const op = (key: string): Operation => {
   const [method, path] = key.split(" ") as [string, string];
   const operation = management.paths[path]?.[method.toLowerCase()];

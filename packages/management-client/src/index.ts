@@ -37,24 +37,8 @@ export type { components, paths, operations } from "./generated/schema.js";
 export { operations as operationTable } from "./generated/operations.js";
 export type { OperationId } from "./generated/operations.js";
 
-/** The error classes of the shared runtime (one copy, so `instanceof` holds across clients). */
-export * from "@api-clients/core/errors";
-export type {
-  ClientOptions,
-  ConfiguredLimit,
-  LogEvent,
-  Logger,
-  OperationInput,
-  OperationResult,
-  OperationSpec,
-  ParameterRule,
-  RateLimitAnswer,
-  RateLimitContext,
-  RateLimiter,
-  RateLimiterOptions,
-  RequestFunction,
-  RequestOptions,
-  Schema,
-} from "@api-clients/core";
-/** The in-process rate limiter (each client has one by default; pass one to share it, or to set a limit). */
-export { createRateLimiter, DEFAULT_DEADLINE_MS } from "@api-clients/core";
+/**
+ * From the shared runtime: the error classes (one copy, so `instanceof` holds across clients), the
+ * option and operation types, `RawClient`, and the in-process rate limiter (`createRateLimiter`).
+ */
+export * from "@api-clients/core/shared";

@@ -1,6 +1,6 @@
 // How a log entry looks in a table: local time, coloured state, message id, destination, response
 // status and the start of the error.
-import type { LogEntry } from "@api-clients/logs-client";
+import { entryDate, type LogEntry } from "@api-clients/logs-client";
 import type { Colors } from "../output/colors.js";
 import type { Column } from "../output/table.js";
 
@@ -19,14 +19,9 @@ export function localIso(ms: number): string {
   );
 }
 
-/** An entry's `time` (Unix ms as a number or a string) as a number, or `NaN`. */
+/** An entry's `time` (Unix ms as a number or a string) as Unix ms, or `NaN`. */
 export function entryTime(entry: LogEntry): number {
-  const t = (entry as { time?: unknown }).time;
-  return typeof t === "number"
-    ? t
-    : typeof t === "string" && t.trim() !== ""
-      ? Number(t)
-      : Number.NaN;
+  return entryDate(entry).getTime();
 }
 
 const field = (entry: LogEntry, name: string): unknown => (entry as Record<string, unknown>)[name];

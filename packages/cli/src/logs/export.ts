@@ -3,7 +3,7 @@
 // entry before the printed cursor exactly once.
 import { statSync } from "node:fs";
 import { open } from "node:fs/promises";
-import type { IterateLogsParams, LogEntry } from "@api-clients/logs-client";
+import { entryDate, type IterateLogsParams, type LogEntry } from "@api-clients/logs-client";
 import { UsageError, type Context } from "../context.js";
 import { csvField, csvRow } from "../output/csv.js";
 import { count, Progress } from "../output/progress.js";
@@ -29,7 +29,22 @@ export const DEFAULT_CSV_COLUMNS = [
   "body",
   "responseHeaders",
   "responseBody",
+  "timeMs",
 ] as const;
+
+/**
+ * A CSV cell of an entry: `time` as ISO 8601 in UTC (as the service sent it when it is no time),
+ * `timeMs` as Unix milliseconds, any other column the entry's own field.
+ */
+function csvValue(entry: LogEntry, column: string): unknown {
+  if (column === "time" || column === "timeMs") {
+    const date = entryDate(entry);
+    if (!Number.isNaN(date.getTime()))
+      return column === "time" ? date.toISOString() : date.getTime();
+    if (column === "timeMs") return undefined;
+  }
+  return Object.hasOwn(entry, column) ? (entry as Record<string, unknown>)[column] : undefined;
+}
 
 /** Options of `logs export` besides the filters. */
 export interface ExportOptions {
@@ -170,12 +185,7 @@ export async function exportLogs(
     format === "csv"
       ? (events: LogEntry[]) => {
           let chunk = "";
-          for (const entry of events) {
-            const record = entry as Record<string, unknown>;
-            chunk += cell(
-              csvRow(columns.map((c) => (Object.hasOwn(record, c) ? record[c] : undefined))),
-            );
-          }
+          for (const entry of events) chunk += cell(csvRow(columns.map((c) => csvValue(entry, c))));
           return chunk;
         }
       : (events: LogEntry[]) => {

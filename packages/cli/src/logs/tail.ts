@@ -1,8 +1,10 @@
 // `api-clients logs tail`: follows new entries until Ctrl-C. Each poll reads newest-first and follows
 // cursors until it reaches entries it has already seen, so nothing that arrived between two polls is
 // skipped, however many pages it fills; entries already shown are remembered (for a window behind the
-// newest one) and never shown twice.
+// newest one) and never shown twice. What it holds is bounded in bytes: a poll's new entries and the
+// keys of the entries remembered, whatever a server sends.
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ListLogsParams, LogEntry } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
@@ -14,16 +16,26 @@ import { safeJson } from "../output/safe.js";
 export const LATE_WINDOW_MS = 10_000;
 
 /**
- * Most entries (and pages) one poll reads before it prints what is new and waits for the next poll: a
- * server whose pages never end (or never reach what was shown) costs bounded memory and a bounded
- * number of requests per interval. More new entries than that between two polls: the oldest of them
- * are not shown (a warning says so).
+ * Most entries, pages and bytes of new entries (as JSON) one poll reads before it prints what is new
+ * and waits for the next poll: a server whose pages never end (or never reach what was shown) costs
+ * bounded memory and a bounded number of requests per interval. More new entries than that between
+ * two polls: the oldest of them are not shown (a warning says so).
  */
 export const MAX_ENTRIES_PER_POLL = 10_000;
 export const MAX_PAGES_PER_POLL = 1_000;
+export const MAX_BYTES_PER_POLL = 8 * 1024 * 1024;
 
-/** Most entries remembered as shown (beyond it, the oldest are forgotten first). */
-export const MAX_SEEN = 100_000;
+/**
+ * Most bytes the keys of the entries remembered as shown take (beyond it, the oldest are forgotten
+ * first): about 130,000 entries. A key longer than {@link MAX_KEY_LENGTH} is kept as its SHA-256.
+ */
+export const MAX_SEEN_BYTES = 16 * 1024 * 1024;
+const MAX_KEY_LENGTH = 128;
+/** What a remembered key costs besides its characters (the map's slot, the string's header, a time). */
+const SEEN_OVERHEAD = 64;
+
+/** Printed output is written in chunks of about this many characters. */
+const CHUNK = 64 * 1024;
 
 /** Longest `--interval` a timer can wait (2^31 - 1 ms, about 24.8 days), in seconds. */
 export const MAX_INTERVAL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
@@ -39,10 +51,11 @@ export interface TailOptions {
   limit?: number | undefined;
 }
 
-/** What identifies an entry: a message's state at a time. */
+/** What identifies an entry: a message's state at a time (hashed when long: ids are server text). */
 const keyOf = (entry: LogEntry): string => {
   const e = entry as Record<string, unknown>;
-  return `${String(e["time"])}\u0000${String(e["messageId"])}\u0000${String(e["state"])}`;
+  const key = `${String(e["time"])}\u0000${String(e["messageId"])}\u0000${String(e["state"])}`;
+  return key.length <= MAX_KEY_LENGTH ? key : createHash("sha256").update(key).digest("base64");
 };
 
 const byTime = (a: LogEntry, b: LogEntry): number => entryTime(a) - entryTime(b);
@@ -54,27 +67,39 @@ export async function tailLogs(
   options: TailOptions,
 ): Promise<void> {
   const logs = ctx.logs();
+  // Node's fetch keeps a timing entry naming the full URL of each of its last 250 requests: with
+  // megabyte cursors, 250 MB that a long tail never releases. None is kept.
+  performance.setResourceTimingBufferSize(0);
   const seen = new Map<string, number>(); // key → time
+  let seenBytes = 0;
+  const forget = (key: string) => {
+    seen.delete(key);
+    seenBytes -= key.length + SEEN_OVERHEAD;
+  };
   let newest = Number.NEGATIVE_INFINITY;
   let layout: TableLayout<LogEntry> | undefined;
   let left = options.limit ?? Infinity;
 
-  const show = (all: LogEntry[]) => {
+  /** Prints; a reader slower than the server (a pipe) holds the next poll back, not memory. */
+  const write = async (text: string) => {
+    if (!ctx.out(text)) await once(ctx.io.stdout, "drain", { signal: ctx.signal });
+  };
+  const show = async (all: LogEntry[]) => {
     const entries = all.length > left ? all.slice(0, left) : all;
     left -= entries.length;
-    if (options.json) {
-      let chunk = "";
-      for (const entry of entries) chunk += safeJson(entry) + "\n";
-      if (chunk !== "") ctx.out(chunk);
-      return;
-    }
-    if (layout === undefined) {
+    if (!options.json && layout === undefined) {
       layout = layoutTable(entries, entryColumns(ctx.colors), ctx.terminalWidth);
-      ctx.out(renderHeader(layout, ctx.colors.bold) + "\n");
+      await write(renderHeader(layout, ctx.colors.bold) + "\n");
     }
     let chunk = "";
-    for (const entry of entries) chunk += renderRow(layout, entry) + "\n";
-    if (chunk !== "") ctx.out(chunk);
+    for (const entry of entries) {
+      chunk += (layout === undefined ? safeJson(entry) : renderRow(layout, entry)) + "\n";
+      if (chunk.length >= CHUNK) {
+        await write(chunk);
+        chunk = "";
+      }
+    }
+    if (chunk !== "") await write(chunk);
   };
 
   const warned = new Set<string>();
@@ -86,7 +111,7 @@ export async function tailLogs(
 
   /**
    * Reads newest-first from the top until an entry older than the window, a cursor it already
-   * followed in this poll, the end, or {@link MAX_ENTRIES_PER_POLL} unseen entries; returns them.
+   * followed in this poll, the end, or the poll's bounds (entries, pages, bytes); returns the unseen.
    */
   const poll = async (first: boolean): Promise<LogEntry[]> => {
     const boundary = newest - LATE_WINDOW_MS;
@@ -94,6 +119,7 @@ export async function tailLogs(
     const followed = new Set<string>(); // digests: a cursor can be large
     let cursor: string | undefined;
     let read = 0;
+    let bytes = 0;
     for (let pages = 1; ; pages++) {
       const page = await logs.list(cursor === undefined ? params : { ...params, cursor }, {
         signal: ctx.signal,
@@ -109,7 +135,9 @@ export async function tailLogs(
         const key = keyOf(entry);
         if (seen.has(key)) continue;
         seen.set(key, time);
+        seenBytes += key.length + SEEN_OVERHEAD;
         fresh.push(entry);
+        bytes += JSON.stringify(entry).length;
       }
       // The first read only takes the newest page: what is older was there before tail started.
       if (first || reachedSeen || page.cursor === undefined) break;
@@ -121,10 +149,15 @@ export async function tailLogs(
         );
         break;
       }
-      if (read >= MAX_ENTRIES_PER_POLL || pages >= MAX_PAGES_PER_POLL) {
+      if (
+        read >= MAX_ENTRIES_PER_POLL ||
+        pages >= MAX_PAGES_PER_POLL ||
+        bytes >= MAX_BYTES_PER_POLL
+      ) {
+        const mib = (bytes / 1024 / 1024).toFixed(1);
         warnOnce(
           "pages",
-          `api-clients: read ${read} entries (${pages} pages) in one poll without reaching the ones shown; older new entries may not be shown`,
+          `api-clients: read ${read} entries (${pages} pages, ${mib} MiB new) in one poll without reaching the ones shown; older new entries may not be shown`,
         );
         break;
       }
@@ -139,19 +172,19 @@ export async function tailLogs(
       if (Number.isFinite(time)) newest = Math.max(newest, Math.min(time, now));
     }
     const keep = newest - LATE_WINDOW_MS;
-    for (const [key, time] of seen) if (time < keep) seen.delete(key);
+    for (const [key, time] of seen) if (time < keep) forget(key);
     // Map keeps insertion order: the first keys are the oldest remembered.
     for (const key of seen.keys()) {
-      if (seen.size <= MAX_SEEN) break;
-      seen.delete(key);
+      if (seenBytes <= MAX_SEEN_BYTES) break;
+      forget(key);
     }
     return fresh.reverse().sort(byTime); // oldest first, ties in arrival order
   };
 
   const initial = await poll(true);
-  show(options.lines > 0 ? initial.slice(-options.lines) : []);
+  await show(options.lines > 0 ? initial.slice(-options.lines) : []);
   while (left > 0) {
     await sleep(options.intervalMs, undefined, { signal: ctx.signal });
-    show(await poll(false));
+    await show(await poll(false));
   }
 }

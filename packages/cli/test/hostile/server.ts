@@ -17,7 +17,8 @@ export type Answer = (
 
 export async function startHostile(answer: Answer): Promise<HostileServer> {
   let requests = 0;
-  const server: Server = createServer((req, res) => {
+  // Room for the megabyte cursors some tests send back in the query.
+  const server: Server = createServer({ maxHeaderSize: 4 * 1024 * 1024 }, (req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const { status = 200, body, headers = {} } = answer(url.searchParams, requests++);
     res.writeHead(status, { "content-type": "application/json", ...headers });

@@ -62,7 +62,7 @@ describe("logs tail against hostile servers", () => {
     tail.child.kill("SIGINT");
     const result = await tail.done;
     expect(result.code).toBe(130);
-    expect(result.stderr).toMatch(/read 10000 entries \(100 pages\) in one poll/);
+    expect(result.stderr).toMatch(/read 10000 entries \(100 pages, [\d.]+ MiB new\) in one poll/);
     // The first poll's page, one bounded poll, and at most two more polls in 1.5 s at 1 s intervals.
     expect(requestsAtFirstBatch).toBeLessThanOrEqual(1 + 100);
     expect(server.requests).toBeLessThanOrEqual(1 + 3 * 100);

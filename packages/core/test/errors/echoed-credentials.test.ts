@@ -3,18 +3,13 @@
 // them reaches an error's message, body, headers, util.inspect or toJSON(), nor a logger event. Every
 // response turned into an error is redacted as parsed data, whatever its status.
 import { inspect } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiError, type ClientOptions, type LogEvent } from "../../src/index.js";
 import { checkRequest, createApi } from "../../src/internal.js";
-import { startTestServer, type ScriptedResponse, type TestServer } from "../support/test-server.js";
+import { useTestServer, type ScriptedResponse } from "../support/test-server.js";
 import { operations, rejection, type paths } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 
 /** A token with slashes, so that its `\/`-escaped JSON form differs from the plain one. */
 const TOKEN = "tok/en+Live/0123456789abcdef";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ApiClientError,
   ApiError,
@@ -11,15 +11,10 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from "../../src/index.js";
-import { startTestServer, type ScriptedResponse, type TestServer } from "../support/test-server.js";
+import { useTestServer, type ScriptedResponse } from "../support/test-server.js";
 import { rejection, testApi } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 
 async function failWith(script: ScriptedResponse, id = "a"): Promise<ApiError> {
   server.enqueue(script);

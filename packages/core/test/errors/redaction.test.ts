@@ -1,15 +1,10 @@
 import { inspect } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClientError, ApiError, ValidationError, type LogEvent } from "../../src/index.js";
-import { closedPortUrl, startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer, closedPortUrl } from "../support/test-server.js";
 import { SECRET, rejection, testApi, thrown } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 
 function expectNoSecret(value: unknown): void {
   expect(inspect(value, { depth: Infinity, showHidden: true })).not.toContain(SECRET);

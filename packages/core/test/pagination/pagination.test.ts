@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AbortError, ApiClientError, ValidationError } from "../../src/index.js";
 import {
   DEFAULT_MAX_EMPTY_PAGES,
@@ -6,7 +6,7 @@ import {
   paginateItems,
   type PageReader,
 } from "../../src/internal.js";
-import { startTestServer, type Responder, type TestServer } from "../support/test-server.js";
+import { useTestServer, type Responder } from "../support/test-server.js";
 import { rejection, testApi } from "../support/api.js";
 
 interface Page {
@@ -14,15 +14,7 @@ interface Page {
   cursor?: string;
 }
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.setHandler(undefined);
-});
+const server = useTestServer();
 
 const PAGE_SIZE = 3;
 

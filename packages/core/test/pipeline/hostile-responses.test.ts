@@ -8,25 +8,17 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   BadRequestError,
   ConnectionError,
   InvalidResponseError,
   type ApiError,
 } from "../../src/index.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer } from "../support/test-server.js";
 import { rejection, testApi } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.setHandler(undefined);
-});
+const server = useTestServer();
 
 /** 200,000 levels of arrays: 400 KB that JSON.parse accepts and JSON.stringify cannot print. */
 const DEEP = "[".repeat(200_000) + "]".repeat(200_000);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
@@ -9,7 +9,7 @@ import {
   type LogEvent,
 } from "../../src/index.js";
 import { checkRequest, createApi } from "../../src/internal.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer } from "../support/test-server.js";
 import {
   SECRET,
   USER_AGENT,
@@ -20,12 +20,7 @@ import {
   type paths,
 } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 
 function construct(options: ClientOptions): unknown {
   try {

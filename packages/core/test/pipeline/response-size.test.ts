@@ -1,6 +1,6 @@
 // maxResponseBytes (issue #12, item 3): enforced while the body streams in, for success and error
 // bodies, with or without a declared length; a body over the limit is never retried.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ApiError,
   BadRequestError,
@@ -8,15 +8,10 @@ import {
   NotFoundError,
   type LogEvent,
 } from "../../src/index.js";
-import { startTestServer, type ScriptedResponse, type TestServer } from "../support/test-server.js";
+import { useTestServer, type ScriptedResponse } from "../support/test-server.js";
 import { rejection, testApi } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 
 const LIMIT = 64 * 1024;
 const REASON = `response body is larger than maxResponseBytes (${LIMIT} bytes)`;

@@ -1,19 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   ConflictError,
   InternalServerError,
   InvalidResponseError,
   type LogEvent,
 } from "../../src/index.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer } from "../support/test-server.js";
 import { rejection, SECRET, testApi } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 
 const JSON_TYPE = { "content-type": "application/json" };
 

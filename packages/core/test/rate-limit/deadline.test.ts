@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   DeadlineExceededError,
   InternalServerError,
   TimeoutError,
   ValidationError,
 } from "../../src/index.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer } from "../support/test-server.js";
 import { rejection, testApi } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.setHandler(undefined);
-});
+const server = useTestServer();
 
 describe("deadlineMs bounds a whole call", () => {
   it("a server that never answers: fails in 2.0–2.5 s with an error naming the deadline", async () => {

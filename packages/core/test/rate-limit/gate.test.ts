@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AbortError,
   DeadlineExceededError,
@@ -6,18 +6,10 @@ import {
   type LogEvent,
   type RateLimiter,
 } from "../../src/index.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer } from "../support/test-server.js";
 import { rejection, SECRET, testApi } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.setHandler(undefined);
-});
+const server = useTestServer();
 
 /** Answers 200 stating a burst window of `limit` a second, counted like the service (whole seconds). */
 function burstServer(limit: number): { arrivals: number[]; refused: () => number } {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AbortError,
   ConnectionError,
@@ -7,15 +7,10 @@ import {
   TimeoutError,
   type LogEvent,
 } from "../../src/index.js";
-import { closedPortUrl, startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer, closedPortUrl } from "../support/test-server.js";
 import { rejection, testApi } from "../support/api.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 
 const NOW = { "retry-after-ms": "0" };
 

@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** One scripted reply; every field is optional (the default is `200` with an empty body). */
 export interface ScriptedResponse {
@@ -284,6 +285,44 @@ export async function startTestServer(options: { handler?: Responder } = {}): Pr
         server.close((error) => (error ? reject(error) : resolve())),
       );
     },
+  };
+}
+
+/**
+ * One test server for the calling test file: started before its tests, closed after them, and reset
+ * (no recorded request, no queued reply, no handler) before each test. Use it inside tests and hooks.
+ *
+ * @example
+ * const server = useTestServer();
+ * it("…", async () => { server.enqueue({ status: 503 }); … });
+ */
+export function useTestServer(): TestServer {
+  let current: TestServer | undefined;
+  beforeAll(async () => {
+    current = await startTestServer();
+  });
+  afterAll(() => current?.close());
+  beforeEach(() => {
+    current?.reset();
+    current?.setHandler(undefined);
+  });
+  const server = (): TestServer => {
+    if (current === undefined) throw new Error("the test server starts in beforeAll");
+    return current;
+  };
+  return {
+    get url() {
+      return server().url;
+    },
+    get requests() {
+      return server().requests;
+    },
+    enqueue: (...responses) => server().enqueue(...responses),
+    setHandler: (handler) => server().setHandler(handler),
+    inFlight: () => server().inFlight(),
+    waitForRequests: (count, timeoutMs) => server().waitForRequests(count, timeoutMs),
+    reset: () => server().reset(),
+    close: () => server().close(),
   };
 }
 

@@ -8,26 +8,17 @@ import {
   TimeoutError,
   type LogEvent,
 } from "@api-clients/core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { database } from "../support/fixtures.js";
 import {
+  useTestServer,
   logsAt,
   managementAt,
   rejection,
-  startTestServer,
   type ScriptedResponse,
-  type TestServer,
 } from "../support/both-clients.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.setHandler(undefined);
-});
+const server = useTestServer();
 
 /** Long enough for every answer on a busy machine; the stalled and dripping bodies take longer. */
 const TIMEOUT_MS = 1_000;

@@ -3,27 +3,18 @@
 // event, nor into what `raw` returns. Both clients.
 import { inspect } from "node:util";
 import { ApiError, type LogEvent } from "@api-clients/core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
+  useTestServer,
   SECRETS,
   logsAt,
   managementAt,
   rejection,
-  startTestServer,
   type RecordedRequest,
   type ScriptedResponse,
-  type TestServer,
 } from "../support/both-clients.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.setHandler(undefined);
-});
+const server = useTestServer();
 
 function expectNoSecret(value: unknown, where: string): void {
   const texts = [

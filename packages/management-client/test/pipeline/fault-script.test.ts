@@ -3,22 +3,16 @@
 // spec), and `raw` of each client. For `raw` an HTTP error arrives as `{ error, response }` with the
 // same status; connection-level failures throw the same classes.
 import { ApiError, ConnectionError, InvalidResponseError, TimeoutError } from "@api-clients/core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
+  useTestServer,
   RENAMED,
   logsAt,
   managementAt,
-  startTestServer,
   type ScriptedResponse,
-  type TestServer,
 } from "../support/both-clients.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 
 /** What a call came to, the same shape whatever surface made it. */
 type Outcome =

@@ -11,9 +11,10 @@ import {
   ValidationError,
 } from "@api-clients/core";
 import { createLogsClient } from "@api-clients/logs-client";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createManagementClient } from "../../src/index.js";
 import {
+  useTestServer,
   API_KEY,
   AUTHORIZATION,
   EMAIL,
@@ -22,16 +23,9 @@ import {
   logsAt,
   managementAt,
   rejection,
-  startTestServer,
-  type TestServer,
 } from "../support/both-clients.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useTestServer();
 afterEach(() => vi.unstubAllEnvs());
 
 const SOON = { "retry-after-ms": "0" };

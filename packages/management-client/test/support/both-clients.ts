@@ -14,6 +14,7 @@ import { API_KEY, AUTHORIZATION, EMAIL } from "./fixtures.js";
 export {
   closedPortUrl,
   startTestServer,
+  useTestServer,
   type RecordedRequest,
   type ScriptedResponse,
   type TestServer,
