@@ -8,6 +8,7 @@ import { Context, UsageError, type GlobalOptions, type Io } from "./context.js";
 import { DEFAULT_CSV_COLUMNS, exportFormat, exportLogs } from "./logs/export.js";
 import { addFilterOptions, logFilterFlags, readFilters, type FilterFlag } from "./logs/filters.js";
 import { listLogs } from "./logs/list.js";
+import { messageHistory } from "./logs/message.js";
 import { commandLine, filterArgs, globalArgs, pinWindow, withoutPassword } from "./logs/window.js";
 import { MAX_INTERVAL_SECONDS, tailLogs } from "./logs/tail.js";
 import { addManagementCommands } from "./management/commands.js";
@@ -58,6 +59,7 @@ Exit codes:
 
 Examples:
   api-clients logs list --state FAILED --topic-name orders --from 1h
+  api-clients logs message <messageId>
   api-clients logs export --from 1d --out day.ndjson
   api-clients logs tail --state FAILED
   api-clients db list --json
@@ -214,6 +216,18 @@ export function buildProgram(state: RunState): Command {
     const params = readFilters(opts, listFlags, Date.now()) as ListLogsParams;
     await listLogs(ctx(), params, opts["json"] === true, limitOf(opts));
   });
+
+  logs
+    .command("message")
+    .description(
+      "one message's history: every state oldest first, the time between states, each attempt's status and error",
+    )
+    .argument("<messageId>", "the message id (msg_…)")
+    .option("--json", "print { messageId, states, entries } as JSON, oldest first")
+    .action(async (messageId: string, opts: Record<string, unknown>) => {
+      state.fieldFlags.set("messageId", "<messageId>");
+      await messageHistory(ctx(), messageId, opts["json"] === true);
+    });
 
   const exporter = logs
     .command("export")
