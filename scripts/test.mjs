@@ -3,7 +3,7 @@
 // JSON reports (scripts/lib/test-summary.mjs: failed tests, failed hooks, files that fail to load,
 // unhandled errors, and any vitest that exited non-zero): the packages' suites through turbo, the
 // repository-level suite (specs, codegen, scripts), and, for each Node major in TEST_NODE_VERSIONS
-// (default "22 24"; set it empty to skip), the runtime, client and emulator suites again on that Node
+// (default "22 24"; set it empty to skip), the runtime, client, emulator and CLI suites again on that Node
 // (binaries from the `node` npm package, installed on demand into .tools/, bounded and retried by
 // scripts/lib/tool-download.mjs, whose downloads share one budget for the whole run; a Node that cannot
 // be downloaded counts as a failure, with the reason).
@@ -16,7 +16,7 @@ import { summarise } from "./lib/test-summary.mjs";
 import { ensureTool } from "./lib/tool-download.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator"];
+const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"];
 const extraNodes = (process.env.TEST_NODE_VERSIONS ?? "22 24").split(/[\s,]+/).filter(Boolean);
 const RESULTS = ".vitest-results";
 
