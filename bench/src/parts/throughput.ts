@@ -1,18 +1,15 @@
 // Part 5: requests/s the emulator serves under a real load generator (autocannon), beside a static mock
 // of the same spec (`prism mock`, @stoplight/prism-cli 5.14) as the peer.
-import { existsSync } from "node:fs";
-import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import type { BenchConfig } from "../config.js";
 import { atLeastInRounds, type Row } from "../report.js";
-import { spawnReady, stopChild } from "../support/child.js";
 import type { EmulatorChild } from "../support/emulator-child.js";
 import { median, roundRatios, withTimeout } from "../support/stats.js";
-import { spawn, type ChildProcess } from "node:child_process";
+import { startPrism } from "../../../packages/management-client/test/contract/prism.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const PRISM_BIN = fileURLToPath(new URL("../../node_modules/.bin/prism", import.meta.url));
 
 /** One measured target: a path and its headers, and the ratio to the mock it must reach. */
 interface Target {
@@ -69,52 +66,16 @@ export async function load(
   };
 }
 
-/** A free TCP port on 127.0.0.1 (listen on 0, read it, close). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
 /** A running prism mock, or why there is none. */
-type Prism = { url: string; child: ChildProcess } | { unavailable: string };
+type Prism = { url: string; stop: () => Promise<void> } | { unavailable: string };
 
 /** Starts `prism mock <spec>` on a free port on 127.0.0.1 and waits (≤ 60 s) until it answers. */
-export async function startPrism(spec: string, probePath: string): Promise<Prism> {
-  if (!existsSync(PRISM_BIN)) return { unavailable: "prism-cli is not installed" };
-  const port = await freePort();
-  const child = spawn(
-    PRISM_BIN,
-    ["mock", "-h", "127.0.0.1", "-p", String(port), "--verboseLevel", "error", spec],
-    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr?.setEncoding("utf8").on("data", (c: string) => (stderr += c.slice(0, 2_000)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      return { unavailable: `prism exited with ${child.exitCode}: ${stderr.trim().slice(0, 300)}` };
-    }
-    try {
-      const res = await fetch(`${url}${probePath}`, { signal: AbortSignal.timeout(1_000) });
-      await res.arrayBuffer();
-      return { url, child };
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
+async function startPeer(spec: string, probePath: string): Promise<Prism> {
+  try {
+    return await startPrism(join(ROOT, spec), probePath, 60_000, []);
+  } catch (error) {
+    return { unavailable: (error as Error).message.slice(0, 300) };
   }
-  await stopChild(child);
-  return { unavailable: "prism did not answer within 60 s" };
 }
 
 /** Runs part 5 against the running emulator child. */
@@ -124,7 +85,7 @@ export async function runThroughput(config: BenchConfig, emu: EmulatorChild): Pr
   for (const target of TARGETS) {
     const headers = target.headers(emu);
     const prism: Prism = config.prism
-      ? await startPrism(target.spec, target.path)
+      ? await startPeer(target.spec, target.path)
       : { unavailable: "not run in this mode" };
     try {
       const ours: LoadResult[] = [];
@@ -183,7 +144,7 @@ export async function runThroughput(config: BenchConfig, emu: EmulatorChild): Pr
           `non-2xx/errors: ours ${bad(ours)}, peer ${bad(peer)}`,
       });
     } finally {
-      if ("child" in prism) await stopChild(prism.child);
+      if ("stop" in prism) await prism.stop();
     }
   }
   return rows;

@@ -1,8 +1,8 @@
 // Starts `prism mock` (@stoplight/prism-cli) on one of our specs, on a free 127.0.0.1 port, and stops it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../../core/test/support/ports.js";
 
 const PRISM_BIN = fileURLToPath(new URL("../../node_modules/.bin/prism", import.meta.url));
 
@@ -11,20 +11,6 @@ export interface Prism {
   readonly url: string;
   stop(): Promise<void>;
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -40,18 +26,20 @@ function stop(child: ChildProcess): Promise<void> {
 
 /**
  * Starts prism on `spec` and resolves once `probePath` answers (any status), within `timeoutMs`;
- * rejects with prism's own error text otherwise (the child is stopped either way).
+ * rejects with prism's own error text otherwise (the child is stopped either way). `flags` are
+ * prism's options beyond host, port and log level (the contract tests ask for `--errors`).
  */
 export async function startPrism(
   spec: string,
   probePath: string,
   timeoutMs: number,
+  flags: readonly string[] = ["--errors"],
 ): Promise<Prism> {
   if (!existsSync(PRISM_BIN)) throw new Error(`prism is not installed (${PRISM_BIN})`);
   const port = await freePort();
   const child = spawn(
     PRISM_BIN,
-    ["mock", "-h", "127.0.0.1", "-p", String(port), "--errors", "--verboseLevel", "error", spec],
+    ["mock", "-h", "127.0.0.1", "-p", String(port), ...flags, "--verboseLevel", "error", spec],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";

@@ -4,7 +4,7 @@
  * says how to install it (a counted failure, never a hang).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../../../core/test/support/ports.js";
 
 /** A running redis-server. */
 export interface RedisServer {
@@ -21,17 +21,6 @@ export interface RedisServer {
 /** Whether `redis-server` is on the PATH. */
 export function hasRedisServer(): boolean {
   return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 function launch(port: number): Promise<ChildProcess> {
