@@ -19,24 +19,23 @@ const decoder = new TextDecoder();
  * A response whose body was read completely within its attempt (so the attempt's timeout covered it
  * and a failure while reading was retried like any other). Its `json()` turns a malformed body into an
  * `InvalidResponseError` instead of a bare `SyntaxError`, and `url`/`redirected` are the real ones.
+ * `text()` and `json()` read the bytes directly; a body stream (for `body`, `arrayBuffer()`, …) is
+ * built only when one of those is used, since building one costs more than the rest of the call.
  */
 class BufferedResponseClass extends Response {
   readonly #bytes: Uint8Array;
   readonly #exchange: Exchange;
   readonly #url: string;
   readonly #redirected: boolean;
+  /** A standard response over the same bytes, once something asked for the stream. */
+  #streamed: Response | undefined;
 
   constructor(bytes: Uint8Array, source: Response, exchange: Exchange, headers = source.headers) {
     const { status } = source;
-    const nullBody = status === 204 || status === 205 || status === 304;
     const copied = new Headers(headers);
     // The body is decoded already: its length is now known exactly (and no longer encoded).
-    if (!nullBody) copied.set("content-length", String(bytes.byteLength));
-    super(nullBody ? null : (bytes as BodyInit), {
-      status,
-      statusText: source.statusText,
-      headers: copied,
-    });
+    if (!nullBodyStatus(status)) copied.set("content-length", String(bytes.byteLength));
+    super(null, { status, statusText: source.statusText, headers: copied });
     this.#bytes = bytes;
     this.#exchange = exchange;
     this.#url = source.url;
@@ -56,26 +55,65 @@ class BufferedResponseClass extends Response {
     }
   }
 
+  override clone(): Response {
+    return new BufferedResponseClass(this.#bytes, this, this.#exchange, this.headers);
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#stream().arrayBuffer();
+  }
+
+  override blob(): Promise<Blob> {
+    return this.#stream().blob();
+  }
+
+  override formData(): Promise<FormData> {
+    return this.#stream().formData();
+  }
+
+  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.#stream().bytes();
+  }
+
+  /** The standard response over the bytes, built on first use. */
+  #stream(): Response {
+    return (this.#streamed ??= new Response(
+      nullBodyStatus(this.status) ? null : (this.#bytes as BodyInit),
+      this,
+    ));
+  }
+
   static {
-    // `url` and `redirected` are accessors of Response: report the real request's, not "" and false.
-    Object.defineProperties(BufferedResponseClass.prototype, {
-      url: {
-        get(this: BufferedResponseClass) {
-          return this.#url;
-        },
+    // Accessors of Response: the real request's `url` and `redirected` (not "" and false), and the
+    // body stream, built on demand.
+    const getters: Record<string, (this: BufferedResponseClass) => unknown> = {
+      url() {
+        return this.#url;
       },
-      redirected: {
-        get(this: BufferedResponseClass) {
-          return this.#redirected;
-        },
+      redirected() {
+        return this.#redirected;
       },
-    });
+      body() {
+        return this.#stream().body;
+      },
+      bodyUsed() {
+        return !!this.#streamed?.bodyUsed;
+      },
+    };
+    for (const name in getters) {
+      Object.defineProperty(BufferedResponseClass.prototype, name, { get: getters[name]! });
+    }
   }
 
   /** The exchange behind a response the pipeline produced, or `undefined` for any other response. */
   static exchangeOf(response: Response): Exchange | undefined {
     return #exchange in response ? response.#exchange : undefined;
   }
+}
+
+/** Statuses whose response has no body (`new Response` refuses one). */
+function nullBodyStatus(status: number): boolean {
+  return status === 204 || status === 205 || status === 304;
 }
 
 /** How the pipeline builds and reads its responses (the class itself stays out of the declarations). */

@@ -128,10 +128,20 @@ interface Call {
   error?: ApiError | undefined;
   /** From `request()`: HTTP errors are thrown as the typed error instead of handed to openapi-fetch. */
   readonly direct: boolean;
+  /** From `request()` without a `signal`: nothing can abort the call, so no abort is forwarded. */
+  readonly unsignalled?: boolean;
   /** The serialized JSON body, re-sent on each attempt. */
   body?: string | undefined;
   /** Set by the attempt loop when a 4xx answer says the state already matches (`x-already-applied`). */
   applied?: boolean;
+  /** A raw call's error answer: its body parsed once, for openapi-fetch's `{ error, response }`. */
+  answer?: RawAnswer;
+}
+
+/** What a raw call resolves to for an error answer. */
+interface RawAnswer {
+  readonly error: unknown;
+  readonly response: Response;
 }
 
 /**
@@ -250,7 +260,8 @@ function checkedSerializer<Args extends [unknown, ...unknown[]]>(
 }
 
 const decoder = new TextDecoder();
-const OK_JSON = new TextEncoder().encode('"OK"');
+const encoder = new TextEncoder();
+const OK_JSON = encoder.encode('"OK"');
 
 /**
  * Creates one API's request path over one openapi-fetch client; validates the options first.
@@ -342,7 +353,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       JSON.parse(text);
       return bytes;
     } catch {
-      return new TextEncoder().encode(JSON.stringify(text));
+      return encoder.encode(JSON.stringify(text));
     }
   }
 
@@ -442,7 +453,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         controller.abort();
       }, attemptMs);
       const forwardAbort = () => controller.abort(userSignal.reason);
-      userSignal.addEventListener("abort", forwardAbort);
+      if (!call.unsignalled) userSignal.addEventListener("abort", forwardAbort);
       let decision: RetryDecision;
       let response: Response | undefined;
       let final: Response | ApiError | undefined;
@@ -560,7 +571,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         uncertain ||= changesState && !isConnectionNotEstablished(failure);
       } finally {
         clearTimeout(timer);
-        userSignal.removeEventListener("abort", forwardAbort);
+        if (!call.unsignalled) userSignal.removeEventListener("abort", forwardAbort);
       }
       if (final instanceof Response) return final;
       if (final !== undefined) throw final;
@@ -578,7 +589,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
   /**
    * A final non-2xx answer, its body read whole: decoded, redacted and parsed once into the typed
    * error. `request()` gets that error thrown (or, for an `x-already-applied` answer, a success);
-   * `raw` gets the redacted response for openapi-fetch's `{ error, response }`.
+   * `raw` gets the redacted response, and the parsed body as openapi-fetch's `{ error }` (see `raw`).
    */
   function failed(
     call: Call,
@@ -591,16 +602,16 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     const decoded = decoder.decode(bytes);
     const json = parseJson(decoded);
     // Redacted as parsed data, so JSON escapes cannot hide an echoed secret.
-    const body = redactData(json === undefined ? decoded || undefined : json.value, redact);
+    let changed = false;
+    const body = redactData(json === undefined ? decoded || undefined : json.value, (text) => {
+      const redacted = redact(text);
+      changed ||= redacted !== text;
+      return redacted;
+    });
     const tooDeep = json !== undefined && body === undefined;
-    const redacted = JSON.stringify(body);
     // What `raw` callers read: the text as sent unless redaction changed the data.
     const text =
-      json === undefined || tooDeep
-        ? redact(decoded)
-        : redacted === JSON.stringify(json.value)
-          ? decoded
-          : redacted;
+      json === undefined || tooDeep ? redact(decoded) : changed ? JSON.stringify(body) : decoded;
     const headers = redactHeaders(response.headers, redact);
     const applied = call.operation?.alreadyApplied;
     if (
@@ -623,10 +634,15 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       if (call.direct) return error;
       call.error = error;
     }
-    return new BufferedResponse(new TextEncoder().encode(text), response, exchange, headers);
+    const buffered = new BufferedResponse(encoder.encode(text), response, exchange, headers);
+    // The body kept too deep is not a value to hand back: openapi-fetch parses the text as before.
+    if (!tooDeep) call.answer = { error: body, response: buffered };
+    return buffered;
   }
 
-  const raw = createClient<Paths>({
+  /** The answers of raw calls, each behind the empty stand-in openapi-fetch was handed for it. */
+  const answers = new WeakMap<Response, RawAnswer>();
+  const client = createClient<Paths>({
     baseUrl,
     fetch: send,
     headers: options.headers,
@@ -638,7 +654,28 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     querySerializer: checkedSerializer(createQuerySerializer(), "query", (query) => query),
     pathSerializer: checkedSerializer(defaultPathSerializer, "path", (_path, params) => params),
   });
-  raw.use(middleware);
+  client.use(middleware, {
+    // Runs after every middleware the caller added (openapi-fetch calls them in reverse), so they
+    // see the real answer. openapi-fetch would decode and parse an error body a second time: it is
+    // handed an empty 204 instead, and `raw` swaps the answer parsed in `failed()` back in.
+    onResponse({ request, response }) {
+      const answer = callOf.get(request)?.answer;
+      if (answer?.response !== response) return undefined;
+      const standIn = new Response(null, { status: 204 });
+      answers.set(standIn, answer);
+      return standIn;
+    },
+  });
+  /** The openapi-fetch client, its results with the raw error answers swapped back in. */
+  const raw: Record<string, unknown> = { ...client };
+  for (const name in client) {
+    if (name !== "use" && name !== "eject") {
+      raw[name] = (...args: never[]) =>
+        (client[name as "GET"] as (...args: never[]) => Promise<{ response: Response }>)(
+          ...args,
+        ).then((result) => answers.get(result.response) ?? result);
+    }
+  }
 
   async function request<T>(
     id: string,
@@ -658,12 +695,13 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       operationId: id,
       limits: validateLimits(perCall, options),
       direct: true,
+      unsignalled: perCall.signal === undefined,
     };
     let pending: Promise<{ data?: unknown; response: Response }>;
     starting = call;
     serialized = undefined;
     try {
-      pending = (raw.request as unknown as RawRequest)(operation.method, operation.path, {
+      pending = (client.request as unknown as RawRequest)(operation.method, operation.path, {
         params: { path: input.path, query: input.query },
         body: input.body,
         signal: perCall.signal,
@@ -686,7 +724,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     }
   }
 
-  return { raw: raw as RawClient<Paths>, baseUrl, request };
+  return { raw: raw as unknown as RawClient<Paths>, baseUrl, request };
 }
 
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */

@@ -18,6 +18,8 @@ export interface GatedCall {
     warn(message: string): void;
     rateLimitWait(attempt: number, delayMs: number): void;
   };
+  /** The context the limiter is given, made once per call by the gate. */
+  context?: RateLimitContext;
 }
 
 /** The gate of one client: its limiter and its budget key. */
@@ -33,14 +35,20 @@ function describe(error: unknown): string {
 }
 
 /** The context a limiter gets: the call's signal, ended early by its deadline only when asked for. */
-function contextOf(call: GatedCall): RateLimitContext {
-  return {
-    get signal() {
-      return AbortSignal.any([call.signal, AbortSignal.timeout(call.deadline.remaining())]);
-    },
-    warn: (message) => call.watch.warn(message),
-  };
+class Context implements RateLimitContext {
+  readonly #call: GatedCall;
+  constructor(call: GatedCall) {
+    this.#call = call;
+  }
+  get signal(): AbortSignal {
+    const call = this.#call;
+    return AbortSignal.any([call.signal, AbortSignal.timeout(call.deadline.remaining())]);
+  }
+  readonly warn = (message: string): void => this.#call.watch.warn(message);
 }
+
+/** The context of a call, made once (a call asks the limiter at least twice). */
+const contextOf = (call: GatedCall): RateLimitContext => (call.context ??= new Context(call));
 
 /** Creates the gate of one client; the key names the API (base URL) and account (`Authorization`). */
 export function createRateLimitGate(

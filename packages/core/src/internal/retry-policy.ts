@@ -1,6 +1,7 @@
 import { ConnectionError, TimeoutError } from "../errors.js";
 import { parseRetryAfterMs } from "./retry-after.js";
 import { refusingWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
+import { seconds } from "./deadline.js";
 
 /** First backoff wait, in milliseconds (doubled per attempt, with jitter). */
 export const INITIAL_RETRY_DELAY_MS = 500;
@@ -121,8 +122,8 @@ export function retryDecision(input: RetryInput): RetryDecision {
   const requested = stated?.ms;
   if (requested !== undefined && requested > MAX_RETRY_AFTER_MS) {
     const note =
-      `not retried: the server asked to wait ${formatSeconds(requested)} (${stated?.header}), ` +
-      `more than the ${formatSeconds(MAX_RETRY_AFTER_MS)} limit`;
+      `not retried: the server asked to wait ${seconds(requested)} (${stated?.header}), ` +
+      `more than the ${seconds(MAX_RETRY_AFTER_MS)} limit`;
     return { retry: false, reason: `${reason}; server asked to wait ${requested} ms`, note };
   }
   return { retry: true, delayMs: requested ?? backoffDelayMs(attempt, input.random), reason };
@@ -151,8 +152,4 @@ function statedWait(
   }
   const header = window.scope === "daily" ? "RateLimit-Reset" : "Burst-RateLimit-Reset";
   return { ms: untilReset, header, scope: window.scope };
-}
-
-function formatSeconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
 }

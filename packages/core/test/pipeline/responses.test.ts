@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   ConflictError,
   InternalServerError,
@@ -6,7 +6,7 @@ import {
   type LogEvent,
 } from "../../src/index.js";
 import { useTestServer } from "../support/test-server.js";
-import { rejection, testApi } from "../support/api.js";
+import { rejection, SECRET, testApi } from "../support/api.js";
 
 const server = useTestServer();
 
@@ -132,5 +132,119 @@ describe("the response object", () => {
     expect(response.redirected).toBe(false);
     expect(response.headers.get("content-length")).toBe(String('{"id":1}'.length));
     expect(await response.text()).toBe('{"id":1}');
+  });
+
+  it("every other body reader reads the same bytes: body, arrayBuffer(), blob(), bytes(), clone()", async () => {
+    const text = '{"id":1,"name":"é"}';
+    const bytes = [...new TextEncoder().encode(text)];
+    const read = async () => {
+      server.enqueue({ status: 200, body: text, headers: JSON_TYPE });
+      return (await testApi(server.url).raw.GET("/thing")).response;
+    };
+    const first = await read();
+    const clone = first.clone();
+    expect(first.bodyUsed).toBe(false);
+    expect(await new Response(first.body).text()).toBe(text);
+    expect(first.bodyUsed).toBe(true);
+    expect(clone.url).toBe(`${server.url}/thing`);
+    expect(clone.status).toBe(200);
+    expect(clone.headers.get("content-type")).toBe("application/json");
+    expect([...new Uint8Array(await clone.arrayBuffer())]).toEqual(bytes);
+    expect(await (await (await read()).blob()).text()).toBe(text);
+    const withBytes = await read();
+    if ("bytes" in withBytes) {
+      expect([...(await (withBytes as { bytes(): Promise<Uint8Array> }).bytes())]).toEqual(bytes);
+    }
+  });
+
+  it("a 204 has no body stream, as a fetch response has none", async () => {
+    server.enqueue({ status: 204 });
+    const { response } = await testApi(server.url).raw.GET("/thing");
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+    expect(await response.text()).toBe("");
+  });
+});
+
+describe("an error body is decoded and parsed once", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Counts, while `run` goes, the JSON.parse and TextDecoder.decode calls that see `marker`. */
+  async function counted(marker: string, run: () => Promise<unknown>) {
+    const parse = vi.spyOn(JSON, "parse");
+    const decode = vi.spyOn(TextDecoder.prototype, "decode");
+    const outcome = await run().catch((error: unknown) => error);
+    const parses = parse.mock.calls.filter(([text]) => String(text).includes(marker)).length;
+    const decodes = decode.mock.results.filter((r) => String(r.value).includes(marker)).length;
+    vi.restoreAllMocks();
+    return { outcome, parses, decodes };
+  }
+
+  it.each([
+    ["request()", false],
+    ["request() with a logger", true],
+  ])("%s: the body parsed once into the typed error", async (_name, logged) => {
+    server.enqueue({ status: 409, body: { error: "conflict-marker-1" } });
+    const api = testApi(server.url, logged ? { logger: () => undefined } : {});
+    const { outcome, parses, decodes } = await counted("conflict-marker-1", () =>
+      api.request("getThing", {}),
+    );
+    expect(outcome).toBeInstanceOf(ConflictError);
+    expect((outcome as ConflictError).body).toEqual({ error: "conflict-marker-1" });
+    expect({ parses, decodes }).toEqual({ parses: 1, decodes: 1 });
+  });
+
+  it.each([
+    ["raw", false],
+    ["raw with a logger", true],
+  ])(
+    "%s: openapi-fetch's { error } is the body parsed once (not parsed again)",
+    async (_name, logged) => {
+      server.enqueue({ status: 409, body: { error: "conflict-marker-2", n: [1, 2] } });
+      const api = testApi(server.url, logged ? { logger: () => undefined } : {});
+      const { outcome, parses, decodes } = await counted("conflict-marker-2", () =>
+        api.raw.GET("/thing"),
+      );
+      const { error, response } = outcome as { error: unknown; response: Response };
+      expect(error).toEqual({ error: "conflict-marker-2", n: [1, 2] });
+      expect(response.status).toBe(409);
+      expect({ parses, decodes }).toEqual({ parses: 1, decodes: 1 });
+      expect(await response.json()).toEqual({ error: "conflict-marker-2", n: [1, 2] });
+    },
+  );
+
+  it("raw: what it hands back is redacted like before, whatever the body", async () => {
+    const escaped = JSON.stringify({ error: `echo ${SECRET}` }).replace(
+      SECRET[0]!,
+      "\\u00" + SECRET.charCodeAt(0).toString(16),
+    );
+    for (const [body, want] of [
+      [escaped, { error: "echo [REDACTED]" }],
+      ["plain text", "plain text"],
+      ["", undefined],
+      ["  ", "  "],
+      ["42", 42],
+    ] as const) {
+      server.enqueue({ status: 400, body, headers: JSON_TYPE });
+      const { error, response } = await testApi(server.url).raw.GET("/thing");
+      expect(error).toEqual(want);
+      expect(response.status).toBe(400);
+      expect(await response.text()).not.toContain(SECRET);
+    }
+  });
+
+  it("raw: a middleware the caller adds sees the real answer, not the stand-in", async () => {
+    server.enqueue({ status: 404, body: { error: "missing" } });
+    const api = testApi(server.url);
+    const seen: [number, string][] = [];
+    api.raw.use({
+      async onResponse({ response }) {
+        seen.push([response.status, await response.clone().text()]);
+      },
+    });
+    const { error, response } = await api.raw.GET("/thing");
+    expect(seen).toEqual([[404, '{"error":"missing"}']]);
+    expect(error).toEqual({ error: "missing" });
+    expect(response.status).toBe(404);
   });
 });

@@ -161,6 +161,46 @@ describe("the rateLimiter option", () => {
     ]);
   });
 
+  it("the same when it throws from acquire() and rejects from report() (each asked once)", async () => {
+    server.setHandler(() => ({ status: 200, body: { ok: true } }));
+    const events: LogEvent[] = [];
+    let asked = 0;
+    const limiter: RateLimiter = {
+      acquire: () => {
+        asked++;
+        throw new Error("store down");
+      },
+      report: () => Promise.reject(new Error("store down")),
+    };
+    const api = testApi(server.url, { rateLimiter: limiter, logger: (e) => events.push(e) });
+    expect(await api.request("getThing", {})).toEqual({ ok: true });
+    expect(asked).toBe(1);
+    const warnings = events.filter((e) => e.type === "warning").map((e) => e.message);
+    expect(warnings).toEqual([
+      "rate limiter failed (store down); sending without it",
+      "rate limiter failed to learn the budget (store down)",
+    ]);
+  });
+
+  it("an asynchronous limiter is awaited: its wait is slept before the attempt is sent", async () => {
+    server.setHandler(() => ({ status: 200, body: { ok: true } }));
+    const events: LogEvent[] = [];
+    const answers = [40, 0];
+    let reported = 0;
+    const limiter: RateLimiter = {
+      acquire: async () => answers.shift() ?? 0,
+      report: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        reported++;
+      },
+    };
+    const api = testApi(server.url, { rateLimiter: limiter, logger: (e) => events.push(e) });
+    expect(await api.request("getThing", {})).toEqual({ ok: true });
+    expect(answers).toEqual([]);
+    expect(reported).toBe(1);
+    expect(events.filter((e) => e.type === "rate-limit").map((e) => e.delayMs)).toEqual([60]);
+  });
+
   it("rejects a value without acquire() and report()", () => {
     expect(() => testApi(server.url, { rateLimiter: {} as RateLimiter })).toThrow(
       "rateLimiter: must have acquire() and report() methods",
