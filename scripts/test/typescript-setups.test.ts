@@ -1,14 +1,15 @@
 // The packed packages under every TypeScript setup a consuming service may have: one fixture
 // (scripts/typescript-setups/consumer.ts) compiled with `strict` and `skipLibCheck: false` per
 // setup, in a project outside the workspace whose node_modules holds the tarballs' contents (the
-// third-party dependencies are linked from the workspace, so nothing is downloaded). A setup that
-// cannot work for ES-module-only packages must fail with exactly the documented error, and the README
-// must give its one-line fix.
+// third-party dependencies each package declares are linked from the workspace, so nothing is
+// downloaded). A setup that cannot work for ES-module-only packages must fail with exactly the
+// documented error, and the README must give its one-line fix.
 //
 //   pnpm exec vitest run scripts/test/typescript-setups.test.ts
 import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -18,7 +19,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packAll, PUBLIC_PACKAGES, REPO_ROOT } from "../lib/pack.mjs";
 
@@ -75,8 +76,17 @@ beforeAll(() => {
   // Third-party dependencies as the workspace resolves them; their own dependencies resolve from
   // their real paths in the pnpm store.
   mkdirSync(join(modules, "@types"));
-  const core = join(REPO_ROOT, "packages", "core", "node_modules");
-  symlinkSync(realpathSync(join(core, "openapi-fetch")), join(modules, "openapi-fetch"));
+  for (const name of PUBLIC_PACKAGES) {
+    const pkg = join(REPO_ROOT, "packages", name);
+    const { dependencies = {} } = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const dep of Object.keys(dependencies)) {
+      if (dep.startsWith("@api-clients/") || existsSync(join(modules, dep))) continue;
+      mkdirSync(dirname(join(modules, dep)), { recursive: true });
+      symlinkSync(realpathSync(join(pkg, "node_modules", dep)), join(modules, dep));
+    }
+  }
   symlinkSync(
     realpathSync(join(REPO_ROOT, "node_modules", "@types", "node")),
     join(modules, "@types", "node"),

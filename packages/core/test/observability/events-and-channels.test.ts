@@ -290,7 +290,10 @@ describe("tracing channels", () => {
     server.enqueue({ hang: true });
     const controller = new AbortController();
     const pending = testApi(server.url).request("getThing", {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 30);
+    // Abort once the request is at the server: an abort on a timer may come before the request is
+    // sent on a busy machine, and the request then arrives during the next test and takes its reply.
+    await server.waitForRequests(1);
+    controller.abort();
     const error = await rejection(pending);
     expect(error).toBeInstanceOf(AbortError);
     const ends = tracing.seen.filter((s) => s.event === "asyncEnd");
