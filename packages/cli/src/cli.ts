@@ -19,8 +19,10 @@ for (const [signal, code] of [
   });
 }
 
-// Output piped into a reader that stopped (`| head`): stop quietly, as other command-line tools do.
+// Output piped into a reader that stopped (`| head`): stop quietly, as other command-line tools do;
+// unless the command handles it (`logs export` says why it stopped and how to resume).
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (process.stdout.listenerCount("error") > 1) return;
   if (error.code === "EPIPE") process.exit(controller.signal.aborted ? exitCode : 0);
   throw error;
 });

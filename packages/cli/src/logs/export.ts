@@ -1,7 +1,7 @@
 // `api-clients logs export`: every page to NDJSON or CSV, streamed page by page. A page is written
 // whole before its cursor becomes the resume point, so after Ctrl-C or a failure the file holds every
 // entry before the printed cursor exactly once.
-import { statSync } from "node:fs";
+import { fstatSync, ftruncateSync, statSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { entryDate, type IterateLogsParams, type LogEntry } from "@api-clients/logs-client";
 import { UsageError, type Context } from "../context.js";
@@ -81,24 +81,67 @@ interface Sink {
   close(): Promise<void>;
 }
 
-/** Writes a chunk to stdout, waiting only when its buffer is full; a stream error rejects. */
+/**
+ * Writes to stdout, a page at a time: a page counts as written once the system has taken all of it.
+ * Behind a redirect to a regular file, a page that cannot be written whole (a full disk, a size limit)
+ * is cut off again, as with `--out`; a pipe or a device cannot take back what it took.
+ */
 function stdoutSink(stream: NodeJS.WritableStream): Sink {
-  let failed: unknown;
-  stream.on("error", (error) => (failed ??= error));
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd === "number" && isRegularFile(fd)) return stdoutFileSink(fd);
+  let failed: Error | undefined;
+  // Also keeps the binary's own handler (a quiet exit on EPIPE) out: the export reports it.
+  stream.on("error", (error: Error) => (failed ??= error));
   return {
     write: (chunk) =>
       new Promise<void>((resolve, reject) => {
-        if (failed !== undefined) return reject(failed as Error);
-        const done = (error?: unknown) => {
-          stream.off("drain", done);
-          stream.off("error", done);
-          if (error !== undefined) reject(error as Error);
-          else resolve();
-        };
-        if (stream.write(chunk)) return resolve();
-        stream.on("drain", done);
-        stream.on("error", done);
+        if (failed !== undefined) return reject(stdoutError(failed));
+        stream.write(chunk, (error) =>
+          error ? reject(stdoutError((failed ??= error as Error))) : resolve(),
+        );
       }),
+    close: async () => {},
+  };
+}
+
+function isRegularFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A stdout write error, saying what EPIPE means. */
+const stdoutError = (error: Error): Error =>
+  (error as NodeJS.ErrnoException).code === "EPIPE"
+    ? new Error(
+        "EPIPE: the program reading the output has closed it (it may not have read all the pipe held)",
+        {
+          cause: error,
+        },
+      )
+    : error;
+
+/** Stdout redirected to a regular file (`> out.ndjson`): written and cut back like `--out`. */
+function stdoutFileSink(fd: number): Sink {
+  let size = fstatSync(fd).size;
+  return {
+    async write(chunk) {
+      const bytes = Buffer.from(chunk);
+      try {
+        // A write the system takes in part (at a size limit) goes on until it fails or is whole.
+        for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+        size += bytes.length;
+      } catch (error) {
+        try {
+          ftruncateSync(fd, size);
+        } catch {
+          // Not ours to cut back (another writer's file): the message still says why it stopped.
+        }
+        throw error;
+      }
+    },
     close: async () => {},
   };
 }
