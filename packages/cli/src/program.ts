@@ -9,6 +9,7 @@ import { DEFAULT_CSV_COLUMNS, exportFormat, exportLogs } from "./logs/export.js"
 import { addFilterOptions, logFilterFlags, readFilters, type FilterFlag } from "./logs/filters.js";
 import { listLogs } from "./logs/list.js";
 import { messageHistory } from "./logs/message.js";
+import { groupBy, MAX_GROUPS, summarizeLogs } from "./logs/summary.js";
 import { commandLine, filterArgs, globalArgs, pinWindow, withoutPassword } from "./logs/window.js";
 import { MAX_INTERVAL_SECONDS, tailLogs } from "./logs/tail.js";
 import { addManagementCommands } from "./management/commands.js";
@@ -60,6 +61,7 @@ Exit codes:
 Examples:
   api-clients logs list --state FAILED --topic-name orders --from 1h
   api-clients logs message <messageId>
+  api-clients logs summary --by state --from 1d
   api-clients logs export --from 1d --out day.ndjson
   api-clients logs tail --state FAILED
   api-clients db list --json
@@ -228,6 +230,27 @@ export function buildProgram(state: RunState): Command {
       state.fieldFlags.set("messageId", "<messageId>");
       await messageHistory(ctx(), messageId, opts["json"] === true);
     });
+
+  const summary = logs
+    .command("summary")
+    .description(
+      "counts over a window by state, url, topic or message: a bar chart per group and failures per hour",
+    )
+    .option("--by <field>", "state, url, topic or message", "state")
+    .option("--json", "print the counts as JSON");
+  const summaryFlags = logFilterFlags(["cursor", "order"], takenFlags(summary));
+  addFilterOptions(summary, summaryFlags);
+  summary.addHelpText(
+    "after",
+    `\nIt reads every entry of the window (fixed at the start: without --to it ends then) and counts\nthe first ${MAX_GROUPS.toLocaleString("en-US")} distinct groups by name, every later one under "other".`,
+  );
+  summary.action(async (opts: Record<string, unknown>) => {
+    state.filterFlags = summaryFlags;
+    const by = groupBy(opts["by"] as string);
+    const now = Date.now();
+    const params = pinWindow(readFilters(opts, summaryFlags, now) as ListLogsParams, now);
+    await summarizeLogs(ctx(), params, { by, json: opts["json"] === true });
+  });
 
   const exporter = logs
     .command("export")

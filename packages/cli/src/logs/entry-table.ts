@@ -33,7 +33,7 @@ const text = (value: unknown): string =>
       : JSON.stringify(value);
 
 /** The colour of a state: green delivered, red failed or errored, yellow retrying, dim cancelled. */
-function stateColor(colors: Colors, state: string): (s: string) => string {
+export function stateColor(colors: Colors, state: string): (s: string) => string {
   switch (state.toUpperCase()) {
     case "DELIVERED":
       return colors.green;
