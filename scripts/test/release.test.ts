@@ -21,18 +21,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv as cleanUserEnv } from "../lib/clean-env.mjs";
+import { PUBLIC_PACKAGES } from "../lib/pack.mjs";
 import { startVerdaccio } from "../release/verdaccio.mjs";
 import { copyWorkspace, REPO_ROOT } from "../release/workspace-copy.mjs";
 
-const PACKAGES = [
-  "core",
-  "logs-client",
-  "management-client",
-  "emulator",
-  "cli",
-  "otel",
-  "rate-limit-redis",
-] as const;
+const PACKAGES = PUBLIC_PACKAGES;
 const STEP_TIMEOUT_MS = 8 * 60_000;
 const MARKER = "Release rehearsal of scripts/test/release.test.ts.";
 

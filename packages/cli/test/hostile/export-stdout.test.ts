@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, cliEnv, runCli, type CliResult } from "../support/cli.js";
+import { BIN, cliEnv, runCli, runCliInShell } from "../support/cli.js";
 import { entryKey, useEmulator } from "../support/emulator.js";
 
 const handles = useEmulator({ seedLogs: 3_000, seed: 7 });
@@ -31,24 +31,9 @@ const resumeCursor = (stderr: string) =>
 const heldEntries = (stderr: string) =>
   Number(/holds ([\d,]+) entries/.exec(stderr)?.[1]?.replaceAll(",", ""));
 
-/** Runs the CLI with `command` (a shell snippet) deciding where its stdout goes. */
-function runShell(shell: string, args: string[]): Promise<CliResult> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
-  const child = spawn("sh", ["-c", shell.replace("CLI", quoted.join(" "))], {
-    env: cliEnv(handles.cli.env),
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  return new Promise((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-}
-
 describe("logs export to stdout when writing fails (issue 24, 7)", () => {
   it("stdout is a full device (> /dev/full): exit 1, ENOSPC, nothing written", async () => {
-    const result = await runShell("exec CLI > /dev/full", exportArgs());
+    const result = await runCliInShell("exec CLI > /dev/full", exportArgs(), handles.cli.env);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^api-clients: cannot write to stdout: ENOSPC/m);
     expect(result.stderr).toMatch(/Nothing was written; run the same command again/);
@@ -61,7 +46,11 @@ describe("logs export to stdout when writing fails (issue 24, 7)", () => {
     const dir = mkdtempSync(join(tmpdir(), "api-clients-stdout-"));
     try {
       const out = join(dir, "limited.ndjson");
-      const failed = await runShell(`ulimit -f 200 && exec CLI > '${out}'`, exportArgs()); // 100 KiB
+      const failed = await runCliInShell(
+        `ulimit -f 200 && exec CLI > '${out}'`, // 100 KiB
+        exportArgs(),
+        handles.cli.env,
+      );
       expect(failed.code, failed.stderr).toBe(1);
       expect(failed.stderr).toMatch(/^api-clients: cannot write to stdout: EFBIG/m);
       expect(failed.stderr).not.toMatch(/\n\s+at /);

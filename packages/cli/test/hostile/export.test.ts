@@ -1,13 +1,12 @@
 // `logs export` when the output fails or the process is told to stop (issue 24: 7, 22): a full disk
 // (/dev/full), a directory, a file-size limit mid-export, SIGTERM. Every exit says why and how to resume,
 // and the file ends with a whole entry.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "@api-clients/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BIN, cliEnv, runCli, startCli, type CliResult } from "../support/cli.js";
+import { runCli, runCliInShell, startCli } from "../support/cli.js";
 import { entryKey, target } from "../support/emulator.js";
 
 let emu: Emulator;
@@ -31,21 +30,6 @@ const keysOf = (file: string) =>
     .filter((l) => l !== "")
     .map((l) => entryKey(JSON.parse(l) as never));
 
-/** Runs the CLI under `ulimit -f blocks` (512-byte blocks): writes past it fail with EFBIG. */
-function runLimited(blocks: number, args: string[]): Promise<CliResult> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
-  const child = spawn("sh", ["-c", `ulimit -f ${blocks} && exec ${quoted.join(" ")}`], {
-    env: cliEnv(cli.env),
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  return new Promise((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-}
-
 describe("logs export when writing fails (issue 24, 7)", () => {
   it("a full disk (/dev/full): exit 1, the system's reason, and how to resume", async () => {
     const result = await runCli(exportArgs("--out", "/dev/full", "--count", "100"), cli.env);
@@ -66,7 +50,11 @@ describe("logs export when writing fails (issue 24, 7)", () => {
   it("the disk fills mid-export: the file ends with a whole entry, and the printed cursor resumes it with every entry once", async () => {
     const out = join(dir, "limited.ndjson");
     const total = emu.logs.size;
-    const failed = await runLimited(200, exportArgs("--out", out, "--count", "100")); // 100 KiB
+    const failed = await runCliInShell(
+      "ulimit -f 200 && exec CLI", // 512-byte blocks: 100 KiB, writes past it fail with EFBIG
+      exportArgs("--out", out, "--count", "100"),
+      cli.env,
+    );
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toMatch(/cannot write .*limited\.ndjson: EFBIG/);
     const cursor = /^Resume with: api-clients logs export .*--cursor (\S+) .*--append/m.exec(

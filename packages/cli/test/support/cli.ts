@@ -52,6 +52,27 @@ export function startCli(
     env: cliEnv(env),
     stdio: ["pipe", "pipe", "pipe"],
   });
+  return track(child, input);
+}
+
+/**
+ * Runs `api-clients args…` to the end inside `sh -c shell`, where the word `CLI` in `shell` stands for
+ * the quoted command: `ulimit -f 200 && exec CLI > out.ndjson` limits and redirects it as a user would.
+ */
+export function runCliInShell(
+  shell: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
+  const child = spawn("sh", ["-c", shell.replace("CLI", quoted.join(" "))], {
+    env: cliEnv(env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return track(child).done;
+}
+
+function track(child: ChildProcess, input?: string): RunningCli {
   let stdout = "";
   let stderr = "";
   const waiters = new Set<() => void>();
