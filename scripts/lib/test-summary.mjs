@@ -1,5 +1,5 @@
 // The `N passed, N failed` line of `pnpm test` (scripts/test.mjs), summed from vitest's JSON reports
-// (written by scripts/lib/vitest-json-reporter.mjs). Every failure vitest reports counts: a failed test,
+// (written by scripts/lib/vitest-json-reporter.mjs), with each failure named. Every failure vitest reports counts: a failed test,
 // a test file that failed outside its tests (a failed beforeAll/afterAll hook, whose tests vitest then
 // marks skipped; a file that fails to load), an unhandled error, a missing report, and a vitest that
 // exited non-zero although its reports show no failure. So the line never says 0 failed when a run failed.
@@ -17,7 +17,17 @@ export function countReport(report, root = process.cwd()) {
   const problems = [];
   for (const file of report.testResults ?? []) {
     if (file.status !== "failed") continue;
-    if (file.assertionResults.some((test) => test.status === "failed")) continue;
+    const failedTests = file.assertionResults.filter((test) => test.status === "failed");
+    // Named here too, so that the last lines of a long log say which tests failed and why.
+    for (const test of failedTests) {
+      const why = String(test.failureMessages?.[0] ?? "")
+        .split("\n")[0]
+        .slice(0, 300);
+      problems.push(
+        `${relative(root, file.name)} > ${test.fullName} failed${why ? `: ${why}` : ""}`,
+      );
+    }
+    if (failedTests.length > 0) continue;
     failed += 1;
     const why =
       file.assertionResults.length === 0

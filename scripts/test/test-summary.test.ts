@@ -76,6 +76,10 @@ describe("the test summary (scripts/lib/test-summary.mjs)", () => {
     );
     expect(summary.problems.join("\n")).toMatch(/test\/load\.test\.mjs failed to load.*no-such/);
     expect(summary.problems.join("\n")).toMatch(/tiny: 1 unhandled error/);
+    // A failed test is named with its first message line, so the end of a long log says what failed.
+    expect(summary.problems).toContain(
+      "tiny: test/fails.test.mjs > fails failed: AssertionError: expected 1 to be 2 // Object.is equality",
+    );
   });
 
   it("counts only what failed: the same project without its failing files", () => {
