@@ -3,6 +3,11 @@
 // export prints its resume cursor), a second one exits at once. Exit codes: see `ExitCode`.
 import { run } from "./index.js";
 
+// Node's fetch keeps a timing entry naming the full URL of each of its last 250 requests: with the
+// megabyte cursors a server may send, 250 MB that `logs tail` and `logs export` would never release.
+// The command line reads none of them, so none is kept.
+performance.setResourceTimingBufferSize(0);
+
 // SIGTERM (what `timeout`, systemd, Kubernetes and CI send) stops it the same way, exit code 143.
 const controller = new AbortController();
 let interrupts = 0;

@@ -67,9 +67,6 @@ export async function tailLogs(
   options: TailOptions,
 ): Promise<void> {
   const logs = ctx.logs();
-  // Node's fetch keeps a timing entry naming the full URL of each of its last 250 requests: with
-  // megabyte cursors, 250 MB that a long tail never releases. None is kept.
-  performance.setResourceTimingBufferSize(0);
   const seen = new Map<string, number>(); // key → time
   let seenBytes = 0;
   const forget = (key: string) => {
