@@ -2,16 +2,13 @@
 // CLI's own process (`--expose-gc`, the heap after a full collection every 100 ms, heap-probe.cjs).
 // Before the command line turned off Node's resource timing buffer for every command (only `logs tail`
 // did), each request's URL, the cursor in it, stayed in that buffer: 1 MiB a page, up to 250 of them.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, cliEnv } from "../support/cli.js";
+import { heapSamples, spawnProbed } from "./heap.js";
 import { entry, startHostile } from "./server.js";
 
-const PROBE = fileURLToPath(new URL("./heap-probe.cjs", import.meta.url));
 const MiB = 1024 * 1024;
 const PAGES = 120;
 /** One page's entry and cursor, and what the export holds while it writes a page: far below 120 MiB. */
@@ -32,15 +29,22 @@ describe("logs export against a server whose every cursor is 1 MiB", () => {
     try {
       const heapFile = join(dir, "export.heap");
       const out = join(dir, "export.ndjson");
-      const child = spawn(
-        process.execPath,
-        ["--expose-gc", "--max-old-space-size=512", "--require", PROBE, BIN]
-          .concat(["logs", "export", "--base-url", server.url, "--from", "2h", "--to", "now"])
-          .concat(["--out", out, "--no-progress"]),
-        {
-          env: cliEnv({ QSTASH_TOKEN: "export-token", HEAP_PROBE_FILE: heapFile }),
-          stdio: ["ignore", "pipe", "pipe"],
-        },
+      const child = spawnProbed(
+        [
+          "logs",
+          "export",
+          "--base-url",
+          server.url,
+          "--from",
+          "2h",
+          "--to",
+          "now",
+          "--out",
+          out,
+          "--no-progress",
+        ],
+        { QSTASH_TOKEN: "export-token" },
+        heapFile,
       );
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
@@ -54,9 +58,7 @@ describe("logs export against a server whose every cursor is 1 MiB", () => {
         .map((line) => (JSON.parse(line) as { messageId: string }).messageId);
       expect(ids).toEqual(Array.from({ length: PAGES }, (_, n) => `msg_${n}`));
 
-      const samples = existsSync(heapFile)
-        ? readFileSync(heapFile, "utf8").split("\n").filter(Boolean).map(Number)
-        : [];
+      const samples = heapSamples(heapFile);
       expect(samples.length).toBeGreaterThan(3);
       const growth = Math.max(...samples) - Math.min(...samples.slice(0, 3));
       console.log(

@@ -2,12 +2,11 @@
 // a redirect to a file that hits a size limit mid-export, a pipe whose reader closes it. Each exits 1
 // with the system's reason and, once something was written, the cursor that resumes it; behind a
 // redirect to a file the output ends with a whole entry, and resuming completes it with each entry once.
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, cliEnv, runCli, runCliInShell } from "../support/cli.js";
+import { runCli, runCliInShell, startCli } from "../support/cli.js";
 import { entryKey, useEmulator } from "../support/emulator.js";
 
 const handles = useEmulator({ seedLogs: 3_000, seed: 7 });
@@ -77,25 +76,12 @@ describe("logs export to stdout when writing fails (issue 24, 7)", () => {
   it("a pipe whose reader closes it: exit 1, EPIPE explained, and a cursor that resumes after what the pipe took", async () => {
     const { emu } = handles;
     emu.faults.add({ path: "/v2/logs", delayMs: 30, times: "always" });
-    const child = spawn(process.execPath, [BIN, ...exportArgs()], {
-      env: cliEnv(handles.cli.env),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const running = startCli(exportArgs(), handles.cli.env);
     // The reader takes the first 1,000 bytes, then closes its end, as `| head -c 1000` does.
-    let received = "";
-    await new Promise<void>((resolve) =>
-      child.stdout.setEncoding("utf8").on("data", (d: string) => {
-        received += d;
-        if (received.length >= 1_000) {
-          child.stdout.destroy();
-          resolve();
-        }
-      }),
-    );
-    const code = await closed;
+    await running.waitFor((out) => out.length >= 1_000, 50_000);
+    running.child.stdout!.destroy();
+    const received = running.stdout;
+    const { code, stderr } = await running.done;
     emu.faults.clear();
     expect(code, stderr).toBe(1);
     expect(stderr).toMatch(

@@ -10,16 +10,13 @@
 // - pages that never end, read through a pipe whose reader stops for 2 s: before tail waited for a
 //   full pipe to drain, it kept polling and buffered everything it printed.
 // Each runs for 3 s at least, and until tail has printed what shows the difference.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BIN, cliEnv } from "../support/cli.js";
+import { heapSamples, spawnProbed } from "./heap.js";
 import { entry, startHostile, type Answer, type HostileServer } from "./server.js";
 
-const PROBE = fileURLToPath(new URL("./heap-probe.cjs", import.meta.url));
 const MiB = 1024 * 1024;
 /** How long each server is tailed once the first live entry shows, at least. */
 const RUN_MS = 3_000;
@@ -31,7 +28,7 @@ const MAX_GROWTH = 24 * MiB;
 const dir = mkdtempSync(join(tmpdir(), "tail-memory-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let server: HostileServer | undefined;
-let running: ReturnType<typeof spawn> | undefined;
+let running: ReturnType<typeof spawnProbed> | undefined;
 afterEach(async () => {
   if (running !== undefined && running.exitCode === null && running.signalCode === null) {
     const closed = new Promise((resolve) => running!.once("close", resolve));
@@ -121,15 +118,10 @@ interface ProbedTail {
 /** Starts `api-clients logs tail --json` in a process whose heap heap-probe.cjs samples. */
 function startProbedTail(url: string, name: string): ProbedTail {
   const heapFile = join(dir, `${name.replace(/\W+/g, "-")}.heap`);
-  const child = spawn(
-    process.execPath,
-    ["--expose-gc", "--max-old-space-size=512", "--require", PROBE, BIN]
-      .concat(["logs", "tail", "--base-url", url, "--json", "--lines", "0"])
-      .concat(["--interval", String(INTERVAL)]),
-    {
-      env: cliEnv({ QSTASH_TOKEN: "tail-token", HEAP_PROBE_FILE: heapFile }),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+  const child = spawnProbed(
+    ["logs", "tail", "--base-url", url, "--json", "--lines", "0", "--interval", String(INTERVAL)],
+    { QSTASH_TOKEN: "tail-token" },
+    heapFile,
   );
   running = child;
   const shown: string[] = [];
@@ -191,10 +183,7 @@ function startProbedTail(url: string, name: string): ProbedTail {
       child.stdout.pause();
       setTimeout(() => child.stdout.resume(), ms);
     },
-    samples: () => {
-      const text = existsSync(heapFile) ? readFileSync(heapFile, "utf8") : "";
-      return text.split("\n").filter(Boolean).map(Number);
-    },
+    samples: () => heapSamples(heapFile),
     async stop() {
       child.kill("SIGINT");
       return { code: await closed, stderr };
