@@ -4,16 +4,10 @@ const { createLogsClient } = require("@api-clients/logs-client");
 const { createManagementClient, ApiError } = require("@api-clients/management-client");
 
 async function main() {
-  for (const pkg of [
-    "core",
-    "logs-client",
-    "management-client",
-    "emulator",
-    "cli",
-    "otel",
-    "rate-limit-redis",
-  ]) {
-    console.log(`cjs: @api-clients/${pkg} from ${require.resolve(`@api-clients/${pkg}`)}`);
+  // Every package of ours this project installed (the release test installs them all).
+  const installed = Object.keys(require("./package.json").dependencies ?? {});
+  for (const name of installed.filter((dep) => dep.startsWith("@api-clients/"))) {
+    console.log(`cjs: ${name} from ${require.resolve(name)}`);
   }
   const emulator = await startEmulator({ seedLogs: 5 });
   try {

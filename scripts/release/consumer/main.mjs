@@ -2,6 +2,7 @@
 // and creates a database with the management client, then a call traced by @api-clients/otel and one
 // paced by @api-clients/rate-limit-redis (a Redis that refuses: the in-process gate decides and a
 // warning says so), printing what it got.
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "@api-clients/emulator";
 import {
@@ -16,18 +17,10 @@ import {
 import { instrument } from "@api-clients/otel";
 import { createRedisRateLimiter } from "@api-clients/rate-limit-redis";
 
-for (const pkg of [
-  "core",
-  "logs-client",
-  "management-client",
-  "emulator",
-  "cli",
-  "otel",
-  "rate-limit-redis",
-]) {
-  console.log(
-    `esm: @api-clients/${pkg} from ${fileURLToPath(import.meta.resolve(`@api-clients/${pkg}`))}`,
-  );
+// Every package of ours this project installed (the release test installs them all).
+const { dependencies = {} } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url)));
+for (const name of Object.keys(dependencies).filter((dep) => dep.startsWith("@api-clients/"))) {
+  console.log(`esm: ${name} from ${fileURLToPath(import.meta.resolve(name))}`);
 }
 
 const emulator = await startEmulator({ seedLogs: 25 });
