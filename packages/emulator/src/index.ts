@@ -13,7 +13,7 @@ export {
   type LogEntryInput,
 } from "./emulator.js";
 export type { FaultRule } from "./internal/faults.js";
-export type { RateLimitCounts } from "./internal/rate-limits.js";
+export { nextBurstWindow, type RateLimitCounts } from "./internal/rate-limits.js";
 export type { RequestRecord } from "./internal/request-log.js";
 export type {
   SimulateMessageOptions,

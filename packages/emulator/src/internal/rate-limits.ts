@@ -37,6 +37,22 @@ export function rateLimitProblem(settings: RateLimitSettings): string | undefine
 }
 
 /** Counts the logs API's requests per token against the configured limits. */
+/** The length of a burst window: whole Unix seconds, as the service counts them. */
+const BURST_WINDOW_MS = 1_000;
+
+/**
+ * Resolves 5 ms after the next burst window opens, so that the requests sent next share one window
+ * (a request sent in a window's last moments may be counted in the next one).
+ *
+ * @example
+ * await nextBurstWindow();
+ * for (let i = 0; i < 4; i++) await fetch(`${emulator.url}/v2/logs`, { headers }); // the 4th: 429 at burstLimit 3
+ */
+export function nextBurstWindow(): Promise<void> {
+  const wait = BURST_WINDOW_MS - (Date.now() % BURST_WINDOW_MS) + 5;
+  return new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 export class RateLimits {
   private readonly counters = new Map<string, Counter>();
   private counts = { accepted: 0, refused: 0 };

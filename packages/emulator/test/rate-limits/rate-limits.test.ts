@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/index.js";
+import { nextBurstWindow, startEmulator, type Emulator } from "../../src/index.js";
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -15,12 +15,9 @@ afterAll(() => emu.close());
 const list = (e: Emulator, query = "count=1", token = e.credentials.logsToken) =>
   fetch(`${e.url}/v2/logs?${query}`, { headers: { authorization: `Bearer ${token}` } });
 
-/** Waits until the start of the next whole second, so a test's requests share one burst window. */
-const nextSecond = () => new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-
 describe("startEmulator({ burstLimit, dailyQuota })", () => {
   it("states both windows on every answer, counts down, and refuses past the burst limit with 429", async () => {
-    await nextSecond();
+    await nextBurstWindow();
     const second = Math.floor(Date.now() / 1000);
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await list(emu));
@@ -49,10 +46,10 @@ describe("startEmulator({ burstLimit, dailyQuota })", () => {
 
   it("refuses past the daily quota with RateLimit-Remaining: 0, whatever the burst window", async () => {
     for (let i = 0; i < 5; i++) {
-      if (i === 3) await nextSecond();
+      if (i === 3) await nextBurstWindow();
       expect((await list(emu)).status).toBe(200);
     }
-    await nextSecond();
+    await nextBurstWindow();
     const refused = await list(emu);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");

@@ -2,7 +2,7 @@
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "@api-clients/emulator";
+import { nextBurstWindow, startEmulator, type Emulator } from "@api-clients/emulator";
 import { AbortError, createLogsClient, type LogsClient } from "@api-clients/logs-client";
 import { createManagementClient } from "@api-clients/management-client";
 import { instrument } from "../../src/index.js";
@@ -209,9 +209,6 @@ describe("metrics and unsubscribing", () => {
   });
 });
 
-/** Resolves 5 ms into the next wall-clock second (the emulator's burst windows are whole seconds). */
-const nextSecond = () => new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-
 describe("rate-limit waits", () => {
   it("an attempt that waited for the client's rate limit gives the call span a rate-limit wait event", async () => {
     const limited = await startEmulator({ seedLogs: 5, logsToken: TOKEN, burstLimit: 1 });
@@ -222,7 +219,7 @@ describe("rate-limit waits", () => {
       for (let tries = 1; ; tries++) {
         exporter.reset();
         limited.reset();
-        await nextSecond();
+        await nextBurstWindow();
         const second = Math.floor(Date.now() / 1000);
         const client = createLogsClient({ token: TOKEN, baseUrl: limited.url });
         await client.list({ count: 1 }); // uses the second's only request; the answer says so
