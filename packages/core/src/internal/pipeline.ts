@@ -49,7 +49,7 @@ import { requireWellFormed, type RequestCheck } from "./schema.js";
 import { sleep } from "./sleep.js";
 import { validateClientOptions, validateLimits, type Limits } from "./client-options.js";
 import { Deadline } from "./deadline.js";
-import { createRateLimitGate } from "./rate-limit-gate.js";
+import { createRateLimitGate, type GatedCall } from "./rate-limit-gate.js";
 
 /** What a client passes to {@link createApi}. */
 export interface ApiConfig {
@@ -394,9 +394,12 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       },
       logger,
     );
+    // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
+    const deadline = new Deadline(call.limits.deadlineMs);
+    const gated = { method, url: redactUrl(request.url), signal: request.signal, deadline, watch };
     try {
       for (const message of call.warnings ?? []) watch.warn(message);
-      const response = await attempts(request, call, watch);
+      const response = await attempts(request, call, gated);
       // A `request()` call ends when its result is read (`request()` finishes it); a raw one here.
       if (call.direct) call.watch = watch;
       else watch.finish(call.error);
@@ -404,20 +407,22 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     } catch (error) {
       watch.finish(error);
       throw error;
+    } finally {
+      gate.end(gated);
     }
   }
 
   /** Every attempt of one request: build → attempt → decide → wait → retry. */
-  async function attempts(request: Request, call: Call, watch: Watch): Promise<Response> {
-    const { method } = request;
-    const url = redactUrl(request.url);
+  async function attempts(
+    request: Request,
+    call: Call,
+    gated: GatedCall & { readonly watch: Watch },
+  ): Promise<Response> {
+    const { method, url, deadline, watch } = gated;
     const { operation, limits } = call;
     const idempotent = operation?.idempotent ?? isIdempotentMethod(method);
     const userSignal = request.signal;
     request.headers.set("authorization", authorization);
-    // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
-    const deadline = new Deadline(limits.deadlineMs);
-    const gated = { method, url, signal: userSignal, deadline, watch };
     // Whether an earlier attempt of a state-changing call may have been applied (timeout, reset, 5xx).
     let uncertain = false;
     const changesState = !/^(GET|HEAD|OPTIONS)$/.test(method);

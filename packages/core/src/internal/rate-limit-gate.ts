@@ -19,7 +19,7 @@ export interface GatedCall {
     rateLimitWait(attempt: number, delayMs: number): void;
   };
   /** The context the limiter is given, made once per call by the gate. */
-  context?: RateLimitContext;
+  context?: Context;
 }
 
 /** The gate of one client: its limiter and its budget key. */
@@ -28,27 +28,51 @@ export interface RateLimitGate {
   pace(call: GatedCall, attempt: number): Promise<number>;
   /** Tells the limiter what an answer stated. */
   report(call: GatedCall, answer: RateLimitAnswer): Promise<void>;
+  /** Ends a call: the limiter's signal no longer waits for the deadline. */
+  end(call: GatedCall): void;
 }
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The context a limiter gets: the call's signal, ended early by its deadline only when asked for. */
+/**
+ * The context a limiter gets. Its signal, made on first use and kept for the call, aborts when the
+ * caller aborts or the call's deadline passes. The gate holds the deadline's timer itself: an
+ * `AbortSignal.timeout()` inside `AbortSignal.any()` can be garbage-collected before it fires
+ * (nodejs/node#57736), and a limiter waiting on it would then wait past the deadline.
+ */
 class Context implements RateLimitContext {
   readonly #call: GatedCall;
+  #signal: AbortSignal | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(call: GatedCall) {
     this.#call = call;
   }
+
   get signal(): AbortSignal {
-    const call = this.#call;
-    return AbortSignal.any([call.signal, AbortSignal.timeout(call.deadline.remaining())]);
+    if (this.#signal === undefined) {
+      const deadline = new AbortController();
+      this.#timer = setTimeout(
+        () => deadline.abort(new DOMException("the call's deadline passed", "TimeoutError")),
+        this.#call.deadline.remaining(),
+      );
+      this.#signal = AbortSignal.any([this.#call.signal, deadline.signal]);
+    }
+    return this.#signal;
   }
+
   readonly warn = (message: string): void => this.#call.watch.warn(message);
+
+  /** Stops the deadline's timer. */
+  end(): void {
+    clearTimeout(this.#timer);
+  }
 }
 
 /** The context of a call, made once (a call asks the limiter at least twice). */
-const contextOf = (call: GatedCall): RateLimitContext => (call.context ??= new Context(call));
+const contextOf = (call: GatedCall): Context => (call.context ??= new Context(call));
 
 /** Creates the gate of one client; the key names the API (base URL) and account (`Authorization`). */
 export function createRateLimitGate(
@@ -96,5 +120,6 @@ export function createRateLimitGate(
         context.warn(`rate limiter failed to learn the budget (${describe(error)})`);
       }
     },
+    end: (call) => call.context?.end(),
   };
 }

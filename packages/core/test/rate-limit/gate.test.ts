@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import {
   AbortError,
@@ -52,6 +54,12 @@ function burstServer(limit: number): {
   return { arrivals, answers, refused: () => refused };
 }
 
+/** A full garbage collection, callable without `--expose-gc`. */
+function collector(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
+
 /** Resolves 5 ms into the next wall-clock second (the burst windows are whole seconds). */
 const nextSecond = () => new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
 
@@ -83,6 +91,9 @@ describe("the in-process gate paces by the budget the server reported", () => {
   it("concurrent calls go through the same gate", async () => {
     const { refused } = burstServer(3);
     const api = testApi(server.url, { maxRetries: 0 });
+    // A call sent in a second's last moments is counted by the server in the next one, where the gate
+    // does not count it: start early in a second, so only the gate's own waits cross a window's end.
+    await nextSecond();
     await api.request("getThing", {}); // learn the window
     await Promise.all(Array.from({ length: 8 }, () => api.request("getThing", {})));
     expect(refused()).toBe(0);
@@ -226,6 +237,33 @@ describe("the rateLimiter option", () => {
     expect(answers).toEqual([]);
     expect(reported).toBe(1);
     expect(events.filter((e) => e.type === "rate-limit").map((e) => e.delayMs)).toEqual([60]);
+  });
+
+  it("a limiter waiting on context.signal is released by the call's deadline, through garbage collections", async () => {
+    server.setHandler(() => ({ status: 200, body: { ok: true } }));
+    // Waits for nothing but the signal, keeping no other reference to it (as a store client would).
+    const limiter: RateLimiter = {
+      acquire: (_key, context) =>
+        new Promise((_resolve, reject) => {
+          const { signal } = context;
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+      report: () => undefined,
+    };
+    const api = testApi(server.url, { rateLimiter: limiter, deadlineMs: 300 });
+    // Collects garbage while the limiter waits: a deadline timer held only weakly would be lost.
+    const gc = collector();
+    const collecting = setInterval(gc, 10);
+    try {
+      const started = performance.now();
+      const error = await rejection(api.request("getThing", {}));
+      expect(error).toBeInstanceOf(DeadlineExceededError);
+      expect((error as Error).message).toContain("no time left for an attempt");
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it("rejects a value without acquire() and report()", () => {
