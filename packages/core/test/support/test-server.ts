@@ -11,7 +11,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterEach, beforeEach } from "vitest";
 
 /** One scripted reply; every field is optional (the default is `200` with an empty body). */
 export interface ScriptedResponse {
@@ -289,8 +289,10 @@ export async function startTestServer(options: { handler?: Responder } = {}): Pr
 }
 
 /**
- * One test server for the calling test file: started before its tests, closed after them, and reset
- * (no recorded request, no queued reply, no handler) before each test. Use it inside tests and hooks.
+ * The test server of the calling test file: a fresh one for each test (no recorded request, no queued
+ * reply, no handler), closed after it. A request a test leaves behind, such as one its short timer cut
+ * off before the server had read it, cannot reach the next test's server and take its reply.
+ * Use it inside tests and `beforeEach` hooks.
  *
  * @example
  * const server = useTestServer();
@@ -298,16 +300,15 @@ export async function startTestServer(options: { handler?: Responder } = {}): Pr
  */
 export function useTestServer(): TestServer {
   let current: TestServer | undefined;
-  beforeAll(async () => {
+  beforeEach(async () => {
     current = await startTestServer();
   });
-  afterAll(() => current?.close());
-  beforeEach(() => {
-    current?.reset();
-    current?.setHandler(undefined);
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
   });
   const server = (): TestServer => {
-    if (current === undefined) throw new Error("the test server starts in beforeAll");
+    if (current === undefined) throw new Error("the test server starts in beforeEach");
     return current;
   };
   return {
