@@ -16,13 +16,24 @@ afterAll(() => emu.close());
 const LONG_ERROR = "dial tcp 203.0.113.7:443: connect: connection refused; ".repeat(4).trim();
 const LONG_URL = "https://hooks.example.com/" + "very-long-path-segment/".repeat(6);
 
-/** Runs `api-clients args…` with stdout as a terminal of `columns` (or not a terminal). */
-async function runIn(args: string[], tty: { columns: number } | undefined, env = {}) {
+/**
+ * Runs `api-clients args…` with stdout as a terminal of `columns` (or not a terminal); `onOutput` sees
+ * stdout so far each time it grows.
+ */
+async function runIn(
+  args: string[],
+  tty: { columns: number } | undefined,
+  env = {},
+  onOutput?: (stdout: string) => void,
+) {
   const stdout = Object.assign(new PassThrough(), tty ? { isTTY: true, columns: tty.columns } : {});
   const stderr = new PassThrough();
   let out = "";
   let err = "";
-  stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+  stdout.setEncoding("utf8").on("data", (d: string) => {
+    out += d;
+    onOutput?.(out);
+  });
   stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
   const code = await run([...args, "--base-url", emu.url, "--no-color"], {
     stdout,
@@ -98,12 +109,16 @@ describe("tables keep ids whole", () => {
     const shortId = "msg_short";
     emu.logs.append([{ messageId: shortId, state: "DELIVERED", url: LONG_URL }]);
     const longId = "msg_" + "L".repeat(70);
+    let printed!: () => void;
+    const firstRow = new Promise<void>((resolve) => (printed = resolve));
     const tail = runIn(
       ["logs", "tail", "--lines", "1", "--limit", "2", "--interval", "0.05"],
       { columns: 80 },
       { COLUMNS: "80" },
+      (stdout) => stdout.includes(shortId) && printed(),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The long entry comes once the first row is printed (its width set by the short id).
+    await firstRow;
     emu.logs.append([{ messageId: longId, state: "FAILED", url: LONG_URL, error: LONG_ERROR }]);
     const result = await tail;
     expect(result.code, result.stderr).toBe(0);
