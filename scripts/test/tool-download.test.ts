@@ -136,8 +136,9 @@ describe("tool downloads (scripts/lib/tool-download.mjs)", () => {
 
   it("a download that stalls is killed with all it started, retried, and named in the error", async () => {
     const lines: string[] = [];
-    // 3 s: time enough for the installer to start and ask, even on a busy machine.
-    const error = await tool({ timeoutMs: 3_000 }, lines).then(
+    // 6 s: time enough for the installer to start and ask, even on a busy machine (a spawn of node
+    // has taken 1–3 s under load).
+    const error = await tool({ timeoutMs: 6_000 }, lines).then(
       () => undefined,
       (e: unknown) => e as Error,
     );
@@ -145,9 +146,9 @@ describe("tool downloads (scripts/lib/tool-download.mjs)", () => {
       /^download of fake-tool@1\.0\.0 failed \(`.+installer\.cjs .+`\): attempt 1 stalled: killed after \d+ s; attempt 2 stalled: killed after \d+ s/,
     );
     expect(readFileSync(join(dir, "attempts"), "utf8")).toBe("xx");
-    expect(lines[0]).toBe("downloading fake-tool@1.0.0 (attempt 1 of 2, at most 3 s)");
+    expect(lines[0]).toBe("downloading fake-tool@1.0.0 (attempt 1 of 2, at most 6 s)");
     expect(lines[1]).toMatch(/^still downloading fake-tool@1\.0\.0 \(\d+ s\)$/);
-    const second = lines.indexOf("downloading fake-tool@1.0.0 (attempt 2 of 2, at most 3 s)");
+    const second = lines.indexOf("downloading fake-tool@1.0.0 (attempt 2 of 2, at most 6 s)");
     expect(lines[second - 1]).toMatch(
       /^download of fake-tool@1\.0\.0 failed: attempt 1 stalled: killed after \d+ s$/,
     );
@@ -159,7 +160,7 @@ describe("tool downloads (scripts/lib/tool-download.mjs)", () => {
   it("a retry after a stall downloads it, and leaves nothing running", async () => {
     answer = new Set([2]);
     const lines: string[] = [];
-    expect(await tool({ timeoutMs: 3_000 }, lines)).toBe("downloaded");
+    expect(await tool({ timeoutMs: 6_000 }, lines)).toBe("downloaded");
     expect(readFileSync(join(dir, "attempts"), "utf8")).toBe("xx");
     expect(asked.at(-1)).toBe(2);
     expect(lines.at(-1)).toMatch(/^downloaded fake-tool@1\.0\.0 \(\d+ s\)$/);

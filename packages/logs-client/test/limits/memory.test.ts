@@ -75,7 +75,9 @@ describe("a 200 MB body", () => {
   it("a chunked page with the limit raised to 32 MiB: growth follows the limit, not the body", async () => {
     // Node's fetch copies every chunk out of the socket's buffer, and V8 collects those buffers only
     // when external memory has grown by about 64 MiB: reading 32 MiB costs ~70 MiB of RSS (measured
-    // 68–76 on Node 20), against 785 MiB for this body before the limit existed. Why the default is 8 MiB.
+    // 59–76 on Node 20), against 785 MiB for this body before the limit existed. Why the default is 8 MiB.
+    // The bound: the limit and V8's ~64 MiB of uncollected external memory make ~96 MiB at worst, and
+    // when a collection comes is timing: 128 MiB, still 6 times below the body read whole.
     server.enqueue(
       { status: 200, body: { events: [] } },
       { status: 200, streamBytes: 200 * MiB, chunked: true },
@@ -84,6 +86,6 @@ describe("a 200 MB body", () => {
     expect(reading.error?.message).toBe(
       `200 OK: ${limitMessage(32 * MiB)} (GET ${server.url}/v2/logs)`,
     );
-    expect(reading.growth).toBeLessThan(96 * MiB);
+    expect(reading.growth).toBeLessThan(128 * MiB);
   }, 60_000);
 });
