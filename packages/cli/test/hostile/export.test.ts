@@ -1,12 +1,12 @@
 // `logs export` when the output fails or the process is told to stop (issue 24: 7, 22): a full disk
 // (/dev/full), a directory, a file-size limit mid-export, SIGTERM. Every exit says why and how to resume,
 // and the file ends with a whole entry.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "@api-clients/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runCli, runCliInShell, startCli } from "../support/cli.js";
+import { runCli, runCliInShell, startCli, waitForFile } from "../support/cli.js";
 import { entryKey, target } from "../support/emulator.js";
 
 let emu: Emulator;
@@ -85,8 +85,7 @@ describe("logs export stopped by SIGTERM (issue 24, 22)", () => {
     const out = join(dir, "term.ndjson");
     const running = startCli(exportArgs("--out", out, "--count", "100"), cli.env);
     // (waitFor looks at the output only when some arrives; the file is polled instead.)
-    for (let i = 0; i < 600 && !(existsSync(out) && statSync(out).size > 20_000); i++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForFile(out, 20_000);
     running.child.kill("SIGTERM");
     const stopped = await running.done;
     expect(stopped.code).toBe(143);

@@ -2,12 +2,12 @@
 // page, prints a command with the window in Unix milliseconds (`--from <ms> --to <ms> --cursor …`);
 // run a few seconds later while the emulator keeps appending, it completes the file, which then holds
 // byte for byte (sorted) what one export of that absolute window writes.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "@api-clients/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runCli, startCli } from "../support/cli.js";
+import { runCli, startCli, waitForFile } from "../support/cli.js";
 import { target } from "../support/emulator.js";
 
 const HOUR = 3_600_000;
@@ -67,8 +67,7 @@ describe("an interrupted export resumes over exactly the same window", () => {
           ],
           cli.env,
         );
-        for (let i = 0; i < 1000 && !(existsSync(out) && statSync(out).size > 0); i++)
-          await new Promise((resolve) => setTimeout(resolve, 10));
+        await waitForFile(out, 0);
         running.child.kill("SIGINT");
         const interrupted = await running.done;
         expect(interrupted.code, interrupted.stderr).toBe(130);

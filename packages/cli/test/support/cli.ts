@@ -1,6 +1,6 @@
 // Runs the built `api-clients` binary (bin/api-clients.js → dist/cli.js) as a subprocess.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../bin/api-clients.js", import.meta.url));
@@ -40,6 +40,19 @@ export interface RunningCli {
   /** Resolves once the output matches (or rejects after `timeoutMs`). */
   waitFor(test: (stdout: string, stderr: string) => boolean, timeoutMs?: number): Promise<void>;
   done: Promise<CliResult>;
+}
+
+/**
+ * Resolves once the file at `path` holds more than `bytes` bytes (a started export wrote its first
+ * pages); rejects, saying so, after `timeoutMs`.
+ */
+export async function waitForFile(path: string, bytes: number, timeoutMs = 45_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(existsSync(path) && statSync(path).size > bytes)) {
+    if (Date.now() > end)
+      throw new Error(`${path} did not grow past ${bytes} bytes in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Starts `api-clients args…`. */
