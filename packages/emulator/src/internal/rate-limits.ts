@@ -36,7 +36,6 @@ export function rateLimitProblem(settings: RateLimitSettings): string | undefine
   return undefined;
 }
 
-/** Counts the logs API's requests per token against the configured limits. */
 /** The length of a burst window: whole Unix seconds, as the service counts them. */
 const BURST_WINDOW_MS = 1_000;
 
@@ -53,6 +52,7 @@ export function nextBurstWindow(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, wait));
 }
 
+/** Counts the logs API's requests per token against the configured limits. */
 export class RateLimits {
   private readonly counters = new Map<string, Counter>();
   private counts = { accepted: 0, refused: 0 };
