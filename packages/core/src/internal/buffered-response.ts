@@ -25,21 +25,40 @@ const decoder = new TextDecoder();
 class BufferedResponseClass extends Response {
   readonly #bytes: Uint8Array;
   readonly #exchange: Exchange;
-  readonly #url: string;
-  readonly #redirected: boolean;
+  /** The response that was read (its `url` and `redirected`). */
+  readonly #source: Response;
+  /** The headers as given, until `headers` is first read; then the headers it returns. */
+  #headers: Headers;
+  #headersRead = false;
   /** A standard response over the same bytes, once something asked for the stream. */
   #streamed: Response | undefined;
 
   constructor(bytes: Uint8Array, source: Response, exchange: Exchange, headers = source.headers) {
-    const { status } = source;
-    const copied = new Headers(headers);
-    // The body is decoded already: its length is now known exactly (and no longer encoded).
-    if (!nullBodyStatus(status)) copied.set("content-length", String(bytes.byteLength));
-    super(null, { status, statusText: source.statusText, headers: copied });
+    super(null, { status: source.status, statusText: source.statusText });
     this.#bytes = bytes;
     this.#exchange = exchange;
-    this.#url = source.url;
-    this.#redirected = source.redirected;
+    this.#source = source;
+    this.#headers = headers;
+  }
+
+  /**
+   * The headers, with `content-length` the length of the bytes held (the body is decoded already:
+   * its length is known exactly, and no longer encoded): a copy made on first read, or the read
+   * response's own headers when they say so already (most answers: no copy at all).
+   */
+  #readHeaders(): Headers {
+    if (this.#headersRead) return this.#headers;
+    this.#headersRead = true;
+    const given = this.#headers;
+    const length = String(this.#bytes.byteLength);
+    // The response's own headers (immutable, as fetch gives them) when they are right already.
+    const own = given === this.#source.headers;
+    if (own && (nullBodyStatus(this.status) || given.get("content-length") === length)) {
+      return given;
+    }
+    const copied = new Headers(given);
+    if (!nullBodyStatus(this.status)) copied.set("content-length", length);
+    return (this.#headers = copied);
   }
 
   override text(): Promise<string> {
@@ -56,7 +75,7 @@ class BufferedResponseClass extends Response {
   }
 
   override clone(): Response {
-    return new BufferedResponseClass(this.#bytes, this, this.#exchange, this.headers);
+    return new BufferedResponseClass(this.#bytes, this, this.#exchange, new Headers(this.headers));
   }
 
   override arrayBuffer(): Promise<ArrayBuffer> {
@@ -88,10 +107,13 @@ class BufferedResponseClass extends Response {
     // body stream, built on demand.
     const getters: Record<string, (this: BufferedResponseClass) => unknown> = {
       url() {
-        return this.#url;
+        return this.#source.url;
       },
       redirected() {
-        return this.#redirected;
+        return this.#source.redirected;
+      },
+      headers() {
+        return this.#readHeaders();
       },
       body() {
         return this.#stream().body;

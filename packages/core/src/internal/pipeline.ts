@@ -179,7 +179,7 @@ function parseJson(text: string): { value: unknown } | undefined {
  * Why a response from `fetch` is refused before it is read, if it is: not a WHATWG `Response` (a
  * node-fetch one has a Node stream for a body), or an https request redirected to http.
  */
-function refused(response: Response, request: Request): string | { reason: string } | undefined {
+function refused(response: Response, url: string): string | { reason: string } | undefined {
   const { body, headers, status } = response as Partial<Response>;
   if (
     typeof status !== "number" ||
@@ -191,7 +191,7 @@ function refused(response: Response, request: Request): string | { reason: strin
         "the `fetch` option returned a non-standard Response (not a WHATWG one, as node-fetch's)",
     };
   }
-  if (request.url.startsWith("https:") && response.url.startsWith("http:")) {
+  if (url.startsWith("https:") && response.url.startsWith("http:")) {
     return `Refused a redirect from https to http (${redactUrl(response.url)})`;
   }
   return undefined;
@@ -207,13 +207,22 @@ class BodyTooLarge extends Error {}
 
 /** Reads the whole body, failing as soon as it grows past `limit` bytes. */
 async function readBody(response: Response, limit: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  const { headers } = response;
+  const declared = Number(headers.get("content-length") ?? Number.NaN);
   if (declared > limit) {
     // Not read, so cancel it: otherwise the connection stays open, the server blocked on a full socket.
     response.body?.cancel().catch(() => undefined);
     throw new BodyTooLarge(`${declared}`);
   }
   if (response.body === null) return new Uint8Array(0);
+  // A declared length within the limit bounds the body (fetch fails on a body longer than it says),
+  // unless it is encoded: then it counts compressed bytes, and the loop below counts decoded ones.
+  if (declared >= 0 && !headers.has("content-encoding")) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    // A `fetch` option's own Response may declare less than it holds.
+    if (bytes.byteLength > limit) throw new BodyTooLarge(`more than ${limit}`);
+    return bytes;
+  }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -262,6 +271,7 @@ function checkedSerializer<Args extends [unknown, ...unknown[]]>(
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 const OK_JSON = encoder.encode('"OK"');
+const OK_DECISION: RetryDecision = { retry: false, reason: "ok" };
 
 /**
  * Creates one API's request path over one openapi-fetch client; validates the options first.
@@ -380,7 +390,7 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
 
   /** The `fetch` openapi-fetch calls: every attempt of one request, until a final response or error. */
   async function send(request: Request): Promise<Response> {
-    const { method } = request;
+    const { method, url } = request;
     const call = callOf.get(request) ?? rawCall(method, "");
     const { operation } = call;
     const watch = watchCall(
@@ -389,14 +399,14 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         operationId: call.operationId,
         method,
         path: operation?.path ?? "",
-        url: request.url,
+        url,
         callId: call.callId ?? "",
       },
       logger,
     );
     // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
     const deadline = new Deadline(call.limits.deadlineMs);
-    const gated = { method, url: redactUrl(request.url), signal: request.signal, deadline, watch };
+    const gated = { method, url: redactUrl(url), signal: request.signal, deadline, watch };
     try {
       for (const message of call.warnings ?? []) watch.warn(message);
       const response = await attempts(request, call, gated);
@@ -430,7 +440,8 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     for (let attempt = 1; ; attempt++) {
       if (userSignal.aborted) throw new AbortError(userSignal.reason);
       // [rate limit] Wait until the budget the server reported has room for this attempt.
-      const rateLimitWaitMs = await gate.pace(gated, attempt);
+      const paced = gate.pace(gated, attempt);
+      const rateLimitWaitMs = paced === 0 ? 0 : await paced;
       const attemptMs = Math.min(limits.timeoutMs, deadline.remaining());
       if (attemptMs <= 0) {
         throw deadline.exceeded(
@@ -463,8 +474,11 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       let response: Response | undefined;
       let final: Response | ApiError | undefined;
       try {
-        response = await baseFetch(outgoing, { ...init, signal: controller.signal });
-        const refusal = refused(response, request);
+        response = await baseFetch(
+          outgoing,
+          init ? { ...init, signal: controller.signal } : { signal: controller.signal },
+        );
+        const refusal = refused(response, url);
         if (refusal !== undefined) {
           const { status } = response;
           // A node-fetch body is a Node stream: destroy it, so its connection is released.
@@ -489,10 +503,11 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
         }
         watch.response(response.status);
         // [rate limit] Learn the budget the answer states.
-        await gate.report(gated, response);
+        const reported = gate.report(gated, response);
+        if (reported !== undefined) await reported;
         // Decide on the status alone: a response to retry is not read.
         decision = response.ok
-          ? { retry: false, reason: "ok" }
+          ? OK_DECISION
           : deadline.bound(
               retryDecision({
                 attempt,

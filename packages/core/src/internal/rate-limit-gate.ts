@@ -24,10 +24,13 @@ export interface GatedCall {
 
 /** The gate of one client: its limiter and its budget key. */
 export interface RateLimitGate {
-  /** Waits until the limiter lets attempt `attempt` go; resolves to the milliseconds it waited. */
-  pace(call: GatedCall, attempt: number): Promise<number>;
-  /** Tells the limiter what an answer stated. */
-  report(call: GatedCall, answer: RateLimitAnswer): Promise<void>;
+  /**
+   * Waits until the limiter lets attempt `attempt` go; resolves to the milliseconds it waited (`0`
+   * at once, not a promise, when a limiter that answers synchronously has room).
+   */
+  pace(call: GatedCall, attempt: number): Promise<number> | 0;
+  /** Tells the limiter what an answer stated (`undefined` when a limiter learned it synchronously). */
+  report(call: GatedCall, answer: RateLimitAnswer): Promise<void> | undefined;
   /** Ends a call: the limiter's signal no longer waits for the deadline. */
   end(call: GatedCall): void;
 }
@@ -81,44 +84,70 @@ export function createRateLimitGate(
   authorization: string,
 ): RateLimitGate {
   const key = budgetKey(baseUrl, authorization);
-  return {
-    async pace(call, attempt) {
-      const context = contextOf(call);
-      let waited = 0;
-      for (;;) {
-        let waitMs: number;
-        try {
-          waitMs = await limiter.acquire(key, context);
-        } catch (error) {
-          if (call.signal.aborted) throw new AbortError(call.signal.reason);
-          context.warn(`rate limiter failed (${describe(error)}); sending without it`);
-          return waited;
-        }
-        if (!(waitMs > 0)) return waited;
-        const delayMs = Math.ceil(waitMs) + RESET_MARGIN_MS;
-        if (call.deadline.crossedBy(delayMs)) {
-          throw call.deadline.exceeded(
-            { method: call.method, url: call.url, attempts: attempt - 1 },
-            `not sent: the rate limit has nothing left until ` +
-              `${new Date(Date.now() + waitMs).toISOString()} (${seconds(waitMs)} from now)`,
-          );
-        }
-        call.watch.rateLimitWait(attempt, delayMs);
-        waited += delayMs;
-        try {
-          await sleep(delayMs, call.signal);
-        } catch {
-          throw new AbortError(call.signal.reason);
-        }
-      }
-    },
-    async report(call, answer) {
-      const context = contextOf(call);
+  /** `pace` once the limiter answered with a promise or a wait. */
+  async function paced(
+    call: GatedCall,
+    attempt: number,
+    context: Context,
+    answer: Promise<number> | number | undefined,
+  ): Promise<number> {
+    let waited = 0;
+    for (;;) {
+      let waitMs: number;
       try {
-        await limiter.report(key, answer, context);
+        waitMs = await (answer ?? limiter.acquire(key, context));
       } catch (error) {
-        context.warn(`rate limiter failed to learn the budget (${describe(error)})`);
+        if (call.signal.aborted) throw new AbortError(call.signal.reason);
+        context.warn(`rate limiter failed (${describe(error)}); sending without it`);
+        return waited;
       }
+      answer = undefined;
+      if (!(waitMs > 0)) return waited;
+      const delayMs = Math.ceil(waitMs) + RESET_MARGIN_MS;
+      if (call.deadline.crossedBy(delayMs)) {
+        throw call.deadline.exceeded(
+          { method: call.method, url: call.url, attempts: attempt - 1 },
+          `not sent: the rate limit has nothing left until ` +
+            `${new Date(Date.now() + waitMs).toISOString()} (${seconds(waitMs)} from now)`,
+        );
+      }
+      call.watch.rateLimitWait(attempt, delayMs);
+      waited += delayMs;
+      try {
+        await sleep(delayMs, call.signal);
+      } catch {
+        throw new AbortError(call.signal.reason);
+      }
+    }
+  }
+  const reportFailed = (context: Context, error: unknown): void =>
+    context.warn(`rate limiter failed to learn the budget (${describe(error)})`);
+  return {
+    pace(call, attempt) {
+      const context = contextOf(call);
+      let answer: Promise<number> | number;
+      try {
+        answer = limiter.acquire(key, context);
+      } catch (error) {
+        // Reported (or turned into an abort) by `paced`, as a rejected answer.
+        answer = Promise.reject(error);
+      }
+      // The common case, answered synchronously with room: no promise, no extra turn.
+      if (typeof answer === "number" && !(answer > 0)) return 0;
+      return paced(call, attempt, context, answer);
+    },
+    report(call, answer) {
+      const context = contextOf(call);
+      let learned: Promise<void> | void;
+      try {
+        learned = limiter.report(key, answer, context);
+      } catch (error) {
+        reportFailed(context, error);
+        return undefined;
+      }
+      return learned instanceof Promise
+        ? learned.catch((error: unknown) => reportFailed(context, error))
+        : undefined;
     },
     end: (call) => call.context?.end(),
   };

@@ -1,5 +1,6 @@
 // maxResponseBytes (issue #12, item 3): enforced while the body streams in, for success and error
 // bodies, with or without a declared length; a body over the limit is never retried.
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -80,6 +81,41 @@ describe("maxResponseBytes", () => {
     server.enqueue({ status: 200, body });
     const thing = await testApi(server.url, { maxResponseBytes: LIMIT }).request("getThing", {});
     expect(thing).toHaveProperty("pad");
+  });
+
+  it("an encoded body counts its decoded bytes: a small gzip that inflates past the limit is refused", async () => {
+    const inflated = " ".repeat(10 * LIMIT);
+    const body = gzipSync(`{"pad":"${inflated}"}`);
+    expect(body.byteLength).toBeLessThan(LIMIT);
+    server.enqueue({ status: 200, headers: { "content-encoding": "gzip" }, body });
+    const error = await rejection(
+      testApi(server.url, { maxResponseBytes: LIMIT }).request("getThing", {}),
+    );
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toContain(REASON);
+  });
+
+  it("an encoded body within the limit reads as its decoded JSON, its content-length the decoded one", async () => {
+    const text = JSON.stringify({ pad: "x".repeat(1000) });
+    server.enqueue({ status: 200, headers: { "content-encoding": "gzip" }, body: gzipSync(text) });
+    const { data, response } = await testApi(server.url, { maxResponseBytes: LIMIT }).raw.GET(
+      "/thing",
+    );
+    expect(data).toEqual({ pad: "x".repeat(1000) });
+    expect(response.headers.get("content-length")).toBe(String(text.length));
+  });
+
+  it("a `fetch` option's Response that declares less than it holds is still bounded", async () => {
+    const holds = new Uint8Array(2 * LIMIT).fill(0x20);
+    const error = await rejection(
+      testApi(server.url, {
+        maxResponseBytes: LIMIT,
+        fetch: async () =>
+          new Response(holds, { status: 200, headers: { "content-length": "10" } }),
+      }).request("getThing", {}),
+    );
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toContain(REASON);
   });
 
   it.each([
