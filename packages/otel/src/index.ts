@@ -39,6 +39,11 @@ const DURATION_BUCKETS = [
   0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
 ];
 
+/** Sets the trace context headers on an attempt, through its `setHeader`. */
+const headerSetter = {
+  set: (carrier: AttemptTrace, key: string, value: string) => carrier.setHeader(key, value),
+};
+
 /** The channels' handlers (the subset of `TracingChannelSubscribers` used here). */
 interface Handlers<T> {
   start(context: T): void;
@@ -57,6 +62,21 @@ interface OpenCall {
 
 /** `server.address` and `server.port` of a URL (the port is the scheme's when the URL has none). */
 function server(url: string): Attributes {
+  // A client sends every call to one origin: read once per origin (the part before the path).
+  const origin = url.slice(0, url.indexOf("/", url.indexOf("//") + 2) >>> 0);
+  let found = servers.get(origin);
+  if (found === undefined) {
+    found = readServer(url);
+    if (servers.size >= 64) servers.clear();
+    servers.set(origin, found);
+  }
+  return found;
+}
+
+/** The `server.*` attributes of each origin seen (at most 64, then started afresh). */
+const servers = new Map<string, Attributes>();
+
+function readServer(url: string): Attributes {
   try {
     const { hostname, port, protocol } = new URL(url);
     const address = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
@@ -193,9 +213,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
         parent,
       );
       attempts.set(ctx, { span, started: performance.now(), common: shared });
-      propagation.inject(trace.setSpan(parent, span), ctx, {
-        set: (carrier, key, value) => carrier.setHeader(key, value),
-      });
+      propagation.inject(trace.setSpan(parent, span), ctx, headerSetter);
     },
     asyncEnd(ctx) {
       const open = attempts.get(ctx);

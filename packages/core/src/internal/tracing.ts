@@ -79,17 +79,28 @@ const listening = (channel: Channel | undefined): channel is Channel =>
  * its end (`error` when it failed, then `asyncStart`, `asyncEnd`).
  */
 function publish(channel: Channel, context: { error?: unknown }, ending?: boolean): void {
-  const events = ending
-    ? ([context.error !== undefined && "error", "asyncStart", "asyncEnd"] as const)
-    : (["start", "end"] as const);
-  for (const event of events) if (event) channel[event].publish(context);
+  if (!ending) {
+    channel.start.publish(context);
+    channel.end.publish(context);
+    return;
+  }
+  if (context.error !== undefined) channel.error.publish(context);
+  channel.asyncStart.publish(context);
+  channel.asyncEnd.publish(context);
 }
 
 /** The URL as logs and traces show it: no credentials, query parameters named without their values. */
 export function shownUrl(url: string): string {
+  const query = url.indexOf("?");
+  // A request's URL as fetch serialized it, without credentials or fragment: only the query changes.
+  if (!url.includes("@") && !url.includes("#")) {
+    if (query < 0) return url;
+    const names = [...new Set(new URLSearchParams(url.slice(query)).keys())].join("&");
+    return url.slice(0, query) + (names && `?${names}`);
+  }
   const shown = new URL(url);
   const names = [...new Set(shown.searchParams.keys())].join("&");
-  shown.username = shown.password = shown.search = "";
+  shown.username = shown.password = shown.search = shown.hash = "";
   return shown.href + (names && `?${names}`);
 }
 
@@ -206,10 +217,12 @@ export function watchCall(identity: CallIdentity, logger: Logger | undefined): W
         call.bytes = outcome.bytes;
       }
       if (!current) return;
-      for (const [key, value] of Object.entries(outcome)) {
-        if (value !== undefined && key !== "reason")
-          (current as unknown as Record<string, unknown>)[key] = value;
-      }
+      // Each field only when known (`retryDelayMs` only when another attempt follows).
+      const { status, bytes, error } = outcome;
+      if (status !== undefined) current.status = status;
+      if (bytes !== undefined) current.bytes = bytes;
+      if (error !== undefined) current.error = error;
+      if (retryDelayMs !== undefined) current.retryDelayMs = retryDelayMs;
       publish(attemptChannel!, current, true);
       current = undefined;
     },
