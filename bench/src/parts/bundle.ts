@@ -16,10 +16,14 @@ export const BUNDLE_ENTRIES = {
 
 type Label = keyof typeof BUNDLE_ENTRIES;
 
-/** Targets in gzipped bytes (kB = 1,000 B, as size-limit counts); `.size-limit.json` holds the budgets CI enforces (today's size, since the targets are missed: see bench/README.md). */
+/**
+ * This round's targets in gzipped bytes (kB = 1,000 B, as size-limit counts; the management one with all
+ * 58 operations); `.size-limit.json` holds the budgets CI enforces (today's size, since the targets are
+ * missed: see bench/README.md).
+ */
 export const BUNDLE_TARGETS: Partial<Record<Label, number>> = {
-  createLogsClient: 5_000,
-  createManagementClient: 6_500,
+  createLogsClient: 8_500,
+  createManagementClient: 11_000,
 };
 
 /** The features a client's bundle is made of, matched on the input file's path, first match wins. */
@@ -33,6 +37,12 @@ export const FEATURES: ReadonlyArray<readonly [feature: string, path: RegExp]> =
     "input rules / checker",
     /\/(core\/dist\/(internal\/)?(schema|validation)|logs-client\/dist\/params|management-client\/dist\/internal\/input-rules)\.js$/,
   ],
+  ["tracing", /\/core\/dist\/internal\/tracing\.js$/],
+  [
+    "rate limit and deadline",
+    /\/core\/dist\/internal\/(rate-limit|rate-limit-gate|rate-limit-headers|deadline)\.js$/,
+  ],
+  ["client options", /\/core\/dist\/internal\/(client-options|environment|auth)\.js$/],
   ["core transport / pipeline", /\/core\/dist\//],
   ["client code", /\/(logs|management)-client\/dist\//],
 ];

@@ -27,7 +27,7 @@ const TARGETS: readonly Target[] = [
     spec: "specs/logs.openapi.yaml",
     path: "/v2/logs?count=100",
     headers: (emu) => ({ authorization: `Bearer ${emu.credentials.logsToken}` }),
-    min: 2,
+    min: 5,
   },
   {
     label: "GET /v2/redis/databases",
