@@ -38,7 +38,7 @@ import {
   TOO_DEEP_NOTE,
   truncate,
 } from "./redact.js";
-import { watchCall, type Watch } from "./tracing.js";
+import { IDLE, watchCall, watched, type Watch } from "./tracing.js";
 import {
   isConnectionNotEstablished,
   isIdempotentMethod,
@@ -247,17 +247,18 @@ async function readBody(response: Response, limit: number): Promise<Uint8Array> 
 }
 
 /** Path and query serializers that report a string openapi-fetch cannot encode as a `ValidationError`. */
-function checkedSerializer<Args extends [unknown, ...unknown[]]>(
-  serialize: (...args: Args) => string,
+function checkedSerializer<A, B>(
+  serialize: (a: A, b: B) => string,
   location: "path" | "query",
-  params: (...args: Args) => unknown,
-): (...args: Args) => string {
-  return (...args) => {
+  params: (a: A, b: B) => unknown,
+): (a: A, b?: B) => string {
+  // Two named parameters (the path serializer's), not a rest array made on every call.
+  return (a, b) => {
     try {
-      return serialize(...args);
+      return serialize(a, b as B);
     } catch (error) {
       if (!(error instanceof URIError)) throw error;
-      const values = params(...args) as Record<string, unknown>;
+      const values = params(a, b as B) as Record<string, unknown>;
       for (const [name, value] of Object.entries(values ?? {})) {
         for (const item of Array.isArray(value) ? value : [value]) {
           if (typeof item === "string") requireWellFormed(item, name);
@@ -393,17 +394,20 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     const { method, url } = request;
     const call = callOf.get(request) ?? rawCall(method, "");
     const { operation } = call;
-    const watch = watchCall(
-      {
-        api: config.api,
-        operationId: call.operationId,
-        method,
-        path: operation?.path ?? "",
-        url,
-        callId: call.callId ?? "",
-      },
-      logger,
-    );
+    // Nothing is built for a call nobody watches.
+    const watch = watched(logger)
+      ? watchCall(
+          {
+            api: config.api,
+            operationId: call.operationId,
+            method,
+            path: operation?.path ?? "",
+            url,
+            callId: call.callId ?? "",
+          },
+          logger,
+        )
+      : IDLE;
     // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
     const deadline = new Deadline(call.limits.deadlineMs);
     const gated = { method, url: redactUrl(url), signal: request.signal, deadline, watch };

@@ -137,7 +137,8 @@ export interface Watch {
   finish(error: unknown): void;
 }
 
-const IDLE: Watch = {
+/** The watch of a call nobody watches (see {@link watched}). */
+export const IDLE: Watch = {
   attempt() {},
   response() {},
   settle() {},
@@ -145,6 +146,9 @@ const IDLE: Watch = {
   rateLimitWait() {},
   finish() {},
 };
+
+/** Whether a call made now is watched: there is a logger, or a subscriber of the call channel. */
+export const watched = (logger: Logger | undefined): boolean => !!logger || listening(callChannel);
 
 /**
  * Starts watching one call: returns its hooks, publishing the call's `start` and `end` now. Builds
