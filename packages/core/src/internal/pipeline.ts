@@ -207,22 +207,16 @@ class BodyTooLarge extends Error {}
 
 /** Reads the whole body, failing as soon as it grows past `limit` bytes. */
 async function readBody(response: Response, limit: number): Promise<Uint8Array> {
-  const { headers } = response;
-  const declared = Number(headers.get("content-length") ?? Number.NaN);
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) {
     // Not read, so cancel it: otherwise the connection stays open, the server blocked on a full socket.
     response.body?.cancel().catch(() => undefined);
     throw new BodyTooLarge(`${declared}`);
   }
   if (response.body === null) return new Uint8Array(0);
-  // A declared length within the limit bounds the body (fetch fails on a body longer than it says),
-  // unless it is encoded: then it counts compressed bytes, and the loop below counts decoded ones.
-  if (declared >= 0 && !headers.has("content-encoding")) {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    // A `fetch` option's own Response may declare less than it holds.
-    if (bytes.byteLength > limit) throw new BodyTooLarge(`more than ${limit}`);
-    return bytes;
-  }
+  // Read chunk by chunk, even with a declared length: an encoded body's length counts compressed
+  // bytes, a `fetch` option's Response may declare less than it holds, and (measured) the reader is
+  // faster than `arrayBuffer()`, which copies the bytes once more.
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
