@@ -237,24 +237,6 @@ function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
   return info;
 }
 
-/** What a 429 says about its budget and when to try again, put before any note in the message. */
-function rateLimitNote(init: ApiErrorInit): string | undefined {
-  const headers = init.headers;
-  const window = refusingWindow(headers);
-  const retryAfterMs = parseRetryAfterMs(headers);
-  const stated = window.limit !== undefined || window.resetAt !== undefined;
-  const of = window.limit === undefined ? "" : ` of ${window.limit} requests`;
-  const what = window.scope === "daily" ? `daily quota${of} used up` : `burst limit${of} reached`;
-  const when =
-    window.resetAt !== undefined
-      ? `try again after ${new Date(window.resetAt).toISOString()}`
-      : retryAfterMs !== undefined && init.note === undefined
-        ? `try again in ${Math.round(retryAfterMs / 100) / 10} s`
-        : undefined;
-  const parts = [stated ? what : undefined, when, init.note].filter((part) => part !== undefined);
-  return parts.length === 0 ? undefined : parts.join("; ");
-}
-
 /**
  * Too many requests (429): which budget refused (`scope`), its `limit`, `remaining` and `resetAt` from
  * the `Burst-RateLimit-*` / `RateLimit-*` headers, and the server's requested wait; the message says
@@ -280,16 +262,36 @@ export class RateLimitError extends ApiError {
   /** When the refusing window resets (its `Reset` header, Unix seconds), when the server says. */
   declare readonly resetAt: Date | undefined;
 
-  /** Builds the error and parses the retry and rate-limit headers. */
+  /**
+   * Builds the error and parses the retry and rate-limit headers (once: the message and the fields
+   * agree); what they say about the budget and when to try again goes before any note in the message.
+   */
   constructor(init: ApiErrorInit, message?: string) {
-    super({ ...init, note: rateLimitNote(init) }, message);
-    this.retryAfterMs = parseRetryAfterMs(init.headers);
-    this.rateLimit = parseRateLimit(init.headers);
-    const window = refusingWindow(init.headers);
+    const { headers, note } = init;
+    const window = refusingWindow(headers);
+    const { limit, resetAt } = window;
+    const retryAfterMs = parseRetryAfterMs(headers);
+    const of = limit === undefined ? "" : ` of ${limit} requests`;
+    const parts = [
+      limit === undefined && resetAt === undefined
+        ? undefined
+        : window.scope === "daily"
+          ? `daily quota${of} used up`
+          : `burst limit${of} reached`,
+      resetAt !== undefined
+        ? `try again after ${new Date(resetAt).toISOString()}`
+        : retryAfterMs !== undefined && note === undefined
+          ? `try again in ${Math.round(retryAfterMs / 100) / 10} s`
+          : undefined,
+      note,
+    ].filter((part) => part !== undefined);
+    super({ ...init, note: parts.length === 0 ? undefined : parts.join("; ") }, message);
+    this.retryAfterMs = retryAfterMs;
+    this.rateLimit = parseRateLimit(headers);
     this.scope = window.scope;
-    this.limit = window.limit;
+    this.limit = limit;
     this.remaining = window.remaining;
-    this.resetAt = window.resetAt === undefined ? undefined : new Date(window.resetAt);
+    this.resetAt = resetAt === undefined ? undefined : new Date(resetAt);
   }
 
   override toJSON(): Record<string, unknown> {
