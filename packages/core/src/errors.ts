@@ -92,20 +92,20 @@ function attemptsSuffix(attempts: number): string {
 
 /** Reads the server's own message from an error body: `error`, then `message`, then the raw text. */
 function serverMessage(body: unknown): string | undefined {
-  if (typeof body === "string") return body.trim() === "" ? undefined : truncate(body.trim());
-  if (typeof body !== "object" || body === null) {
-    return body === undefined || body === null ? undefined : truncate(String(body));
-  }
+  const text = typeof body === "string" ? body.trim() : bodyText(body);
+  return text ? truncate(text) : undefined;
+}
+
+/** The message of a body that is not a string (`undefined` for none). */
+function bodyText(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return body == null ? undefined : String(body);
   const { error, message, code } = body as { error?: unknown; message?: unknown; code?: unknown };
-  if (typeof error === "string" && error !== "") return truncate(error);
-  if (typeof error === "object" && error !== null) {
-    const nested = (error as { message?: unknown }).message;
-    if (typeof nested === "string" && nested !== "") return truncate(nested);
-  }
-  if (typeof message === "string" && message !== "") {
-    return truncate(typeof code === "string" && code !== "" ? `${code}: ${message}` : message);
-  }
-  return truncate(JSON.stringify(body));
+  const nested = (error as { message?: unknown } | null | undefined)?.message;
+  const str = (value: unknown): value is string => typeof value === "string" && value !== "";
+  if (str(error)) return error;
+  if (typeof error === "object" && str(nested)) return nested;
+  if (str(message)) return str(code) ? `${code}: ${message}` : message;
+  return JSON.stringify(body);
 }
 
 function describeRequest(method: string, url: string): string {

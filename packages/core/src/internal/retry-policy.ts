@@ -139,15 +139,15 @@ function statedWait(
 ): { ms: number; header: string; scope?: "burst" | "daily" } | undefined {
   const now = Date.now();
   const retryAfter = parseRetryAfterMs(headers, now);
-  if (status !== 429)
-    return retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
+  const stated = retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
+  if (status !== 429) return stated;
   const window = refusingWindow(headers, now);
   const untilReset =
     window.resetAt !== undefined && window.resetAt > now
       ? window.resetAt - now + RESET_MARGIN_MS
       : undefined;
   if (untilReset === undefined || (retryAfter !== undefined && retryAfter >= untilReset)) {
-    return retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
+    return stated;
   }
   const header = window.scope === "daily" ? "RateLimit-Reset" : "Burst-RateLimit-Reset";
   return { ms: untilReset, header, scope: window.scope };
