@@ -19,6 +19,9 @@ function brand(cls: AnyClass, name: string): void {
   Object.defineProperty(cls.prototype, "name", { value: name, writable: true, configurable: true });
 }
 
+// The classes' fields are `declare`d and set in their constructors, in the order they are declared
+// (so the own properties keep that order), which emits no class-field definitions into the bundles.
+
 /** Header names that may carry the server's request id, most specific first. */
 const REQUEST_ID_HEADERS = [
   "x-request-id",
@@ -89,20 +92,20 @@ function attemptsSuffix(attempts: number): string {
 
 /** Reads the server's own message from an error body: `error`, then `message`, then the raw text. */
 function serverMessage(body: unknown): string | undefined {
-  if (typeof body === "string") return body.trim() === "" ? undefined : truncate(body.trim());
-  if (typeof body !== "object" || body === null) {
-    return body === undefined || body === null ? undefined : truncate(String(body));
-  }
+  const text = typeof body === "string" ? body.trim() : bodyText(body);
+  return text ? truncate(text) : undefined;
+}
+
+/** The message of a body that is not a string (`undefined` for none). */
+function bodyText(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return body == null ? undefined : String(body);
   const { error, message, code } = body as { error?: unknown; message?: unknown; code?: unknown };
-  if (typeof error === "string" && error !== "") return truncate(error);
-  if (typeof error === "object" && error !== null) {
-    const nested = (error as { message?: unknown }).message;
-    if (typeof nested === "string" && nested !== "") return truncate(nested);
-  }
-  if (typeof message === "string" && message !== "") {
-    return truncate(typeof code === "string" && code !== "" ? `${code}: ${message}` : message);
-  }
-  return truncate(JSON.stringify(body));
+  const nested = (error as { message?: unknown } | null | undefined)?.message;
+  const str = (value: unknown): value is string => typeof value === "string" && value !== "";
+  if (str(error)) return error;
+  if (typeof error === "object" && str(nested)) return nested;
+  if (str(message)) return str(code) ? `${code}: ${message}` : message;
+  return JSON.stringify(body);
 }
 
 function describeRequest(method: string, url: string): string {
@@ -117,19 +120,19 @@ function describeRequest(method: string, url: string): string {
  */
 export class ApiError extends ApiClientError {
   /** HTTP status code of the response. */
-  readonly status: number;
+  declare readonly status: number;
   /** Response headers (never the request's, so no credentials). */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
   /** Parsed JSON body, or the raw text when it is not JSON. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** Request id reported by the server (`x-request-id`, `request-id`, …), when present. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** HTTP method of the failed request. */
-  readonly method: string;
+  declare readonly method: string;
   /** URL of the failed request, without any user-info credentials. */
-  readonly url: string;
+  declare readonly url: string;
   /** How many attempts were made before giving up, the last one included. */
-  readonly attempts: number;
+  declare readonly attempts: number;
 
   /**
    * Builds the error; `message` defaults to
@@ -145,21 +148,15 @@ export class ApiError extends ApiClientError {
         attemptsSuffix(attempts) +
         (init.note === undefined ? "" : `; ${init.note}`),
     );
-    this.attempts = attempts;
+    // Assigned in the order the fields are declared (the order of the error's own properties).
     this.status = init.status;
     this.headers = init.headers;
     this.body = init.body;
+    this.requestId = REQUEST_ID_HEADERS.map((name) => init.headers.get(name)).find((v) => !!v) as
+      string | undefined;
     this.method = init.method;
     this.url = url;
-    let requestId: string | undefined;
-    for (const name of REQUEST_ID_HEADERS) {
-      const value = init.headers.get(name);
-      if (value !== null && value !== "") {
-        requestId = value;
-        break;
-      }
-    }
-    this.requestId = requestId;
+    this.attempts = attempts;
   }
 
   /** Creates the subclass that matches the status (see the status → class table), or a plain `ApiError`. */
@@ -222,43 +219,22 @@ export interface RateLimitInfo {
   burstReset?: number;
 }
 
-const RATE_LIMIT_HEADERS: ReadonlyArray<readonly [keyof RateLimitInfo, string]> = [
-  ["limit", "ratelimit-limit"],
-  ["remaining", "ratelimit-remaining"],
-  ["reset", "ratelimit-reset"],
-  ["burstLimit", "burst-ratelimit-limit"],
-  ["burstRemaining", "burst-ratelimit-remaining"],
-  ["burstReset", "burst-ratelimit-reset"],
-];
-
+/**
+ * The six counters, in {@link RateLimitInfo}'s order: `limit` from `ratelimit-limit`, …, `burstReset`
+ * from `burst-ratelimit-reset`.
+ */
 function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
-  let info: RateLimitInfo | undefined;
-  for (const [key, name] of RATE_LIMIT_HEADERS) {
-    const raw = headers.get(name);
-    if (raw === null || raw.trim() === "") continue;
-    const value = Number(raw);
-    if (!Number.isFinite(value)) continue;
-    (info ??= {})[key] = value;
+  let info: Record<string, number> | undefined;
+  for (const burst of ["", "burst"]) {
+    for (const counter of ["limit", "remaining", "reset"]) {
+      const raw = headers.get(`${burst && "burst-"}ratelimit-${counter}`);
+      if (raw === null || raw.trim() === "") continue;
+      const value = Number(raw);
+      if (!Number.isFinite(value)) continue;
+      (info ??= {})[burst ? burst + counter[0]!.toUpperCase() + counter.slice(1) : counter] = value;
+    }
   }
   return info;
-}
-
-/** What a 429 says about its budget and when to try again, put before any note in the message. */
-function rateLimitNote(init: ApiErrorInit): string | undefined {
-  const headers = init.headers;
-  const window = refusingWindow(headers);
-  const retryAfterMs = parseRetryAfterMs(headers);
-  const stated = window.limit !== undefined || window.resetAt !== undefined;
-  const of = window.limit === undefined ? "" : ` of ${window.limit} requests`;
-  const what = window.scope === "daily" ? `daily quota${of} used up` : `burst limit${of} reached`;
-  const when =
-    window.resetAt !== undefined
-      ? `try again after ${new Date(window.resetAt).toISOString()}`
-      : retryAfterMs !== undefined && init.note === undefined
-        ? `try again in ${Math.round(retryAfterMs / 100) / 10} s`
-        : undefined;
-  const parts = [stated ? what : undefined, when, init.note].filter((part) => part !== undefined);
-  return parts.length === 0 ? undefined : parts.join("; ");
 }
 
 /**
@@ -271,31 +247,51 @@ function rateLimitNote(init: ApiErrorInit): string | undefined {
  */
 export class RateLimitError extends ApiError {
   /** How long the server asked to wait (`retry-after-ms` or `Retry-After`), in milliseconds. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   /** Rate-limit counters from the `RateLimit-*` / `Burst-RateLimit-*` headers, when present. */
-  readonly rateLimit: RateLimitInfo | undefined;
+  declare readonly rateLimit: RateLimitInfo | undefined;
   /**
    * The budget that refused: `"daily"` when `RateLimit-Remaining` is 0 (the daily quota is used up),
    * else `"burst"` (the per-second limit).
    */
-  readonly scope: RateLimitScope;
+  declare readonly scope: RateLimitScope;
   /** Requests allowed in the refusing window, when the server says. */
-  readonly limit: number | undefined;
+  declare readonly limit: number | undefined;
   /** Requests left in the refusing window, when the server says. */
-  readonly remaining: number | undefined;
+  declare readonly remaining: number | undefined;
   /** When the refusing window resets (its `Reset` header, Unix seconds), when the server says. */
-  readonly resetAt: Date | undefined;
+  declare readonly resetAt: Date | undefined;
 
-  /** Builds the error and parses the retry and rate-limit headers. */
+  /**
+   * Builds the error and parses the retry and rate-limit headers (once: the message and the fields
+   * agree); what they say about the budget and when to try again goes before any note in the message.
+   */
   constructor(init: ApiErrorInit, message?: string) {
-    super({ ...init, note: rateLimitNote(init) }, message);
-    this.retryAfterMs = parseRetryAfterMs(init.headers);
-    this.rateLimit = parseRateLimit(init.headers);
-    const window = refusingWindow(init.headers);
+    const { headers, note } = init;
+    const window = refusingWindow(headers);
+    const { limit, resetAt } = window;
+    const retryAfterMs = parseRetryAfterMs(headers);
+    const of = limit === undefined ? "" : ` of ${limit} requests`;
+    const parts = [
+      limit === undefined && resetAt === undefined
+        ? undefined
+        : window.scope === "daily"
+          ? `daily quota${of} used up`
+          : `burst limit${of} reached`,
+      resetAt !== undefined
+        ? `try again after ${new Date(resetAt).toISOString()}`
+        : retryAfterMs !== undefined && note === undefined
+          ? `try again in ${Math.round(retryAfterMs / 100) / 10} s`
+          : undefined,
+      note,
+    ].filter((part) => part !== undefined);
+    super({ ...init, note: parts.length === 0 ? undefined : parts.join("; ") }, message);
+    this.retryAfterMs = retryAfterMs;
+    this.rateLimit = parseRateLimit(headers);
     this.scope = window.scope;
-    this.limit = window.limit;
+    this.limit = limit;
     this.remaining = window.remaining;
-    this.resetAt = window.resetAt === undefined ? undefined : new Date(window.resetAt);
+    this.resetAt = resetAt === undefined ? undefined : new Date(resetAt);
   }
 
   override toJSON(): Record<string, unknown> {
@@ -356,19 +352,19 @@ export interface ConnectionErrorInit {
 /** The request failed before a complete response arrived (refused, reset, DNS failure, …). */
 export class ConnectionError extends ApiClientError {
   /** HTTP method of the failed request, when known. */
-  readonly method: string | undefined;
+  declare readonly method: string | undefined;
   /** URL of the failed request (without user-info credentials), when known. */
-  readonly url: string | undefined;
+  declare readonly url: string | undefined;
   /** How many attempts were made before giving up, the last one included. */
-  readonly attempts: number;
+  declare readonly attempts: number;
 
   /** Builds the error (`", after N attempts"` is appended when N > 1); the cause is kept on `error.cause`. */
   constructor(message: string, init: ConnectionErrorInit = {}) {
     const attempts = init.attempts ?? 1;
     super(message + attemptsSuffix(attempts), "cause" in init ? { cause: init.cause } : undefined);
-    this.attempts = attempts;
     this.method = init.method;
     this.url = init.url === undefined ? undefined : redactUrl(init.url);
+    this.attempts = attempts;
   }
 
   override toJSON(): Record<string, unknown> {
@@ -384,6 +380,13 @@ export class ConnectionError extends ApiClientError {
 }
 brand(ConnectionError, "ConnectionError");
 
+/** `" (<method> <url>)"` when both are known, else `""`. */
+function where(init: ConnectionErrorInit): string {
+  return init.method === undefined || init.url === undefined
+    ? ""
+    : ` (${describeRequest(init.method, redactUrl(init.url))})`;
+}
+
 function causeSummary(error: Error): string {
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   return typeof code === "string" ? `${error.message} (${code})` : error.message;
@@ -392,15 +395,11 @@ function causeSummary(error: Error): string {
 /** One attempt took longer than `timeoutMs` (a {@link ConnectionError}, so it is caught alongside them). */
 export class TimeoutError extends ConnectionError {
   /** The per-attempt limit that was exceeded, in milliseconds. */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
 
   /** Builds the error for a request that exceeded `timeoutMs`. */
   constructor(init: ConnectionErrorInit & { timeoutMs: number }) {
-    const where =
-      init.method === undefined || init.url === undefined
-        ? ""
-        : ` (${describeRequest(init.method, redactUrl(init.url))})`;
-    super(`Request timed out after ${init.timeoutMs} ms${where}`, init);
+    super(`Request timed out after ${init.timeoutMs} ms${where(init)}`, init);
     this.timeoutMs = init.timeoutMs;
   }
 
@@ -420,21 +419,16 @@ brand(TimeoutError, "TimeoutError");
  */
 export class DeadlineExceededError extends TimeoutError {
   /** The bound on the whole call that was reached, in milliseconds. */
-  readonly deadlineMs: number;
+  declare readonly deadlineMs: number;
 
   /** Builds the error; `reason` says what the deadline stopped (an attempt in flight, or a wait). */
   constructor(init: ConnectionErrorInit & { deadlineMs: number; reason?: string | undefined }) {
     super({ ...init, timeoutMs: init.deadlineMs });
-    const where =
-      init.method === undefined || init.url === undefined
-        ? ""
-        : ` (${describeRequest(init.method, redactUrl(init.url))})`;
-    const attempts = init.attempts ?? 1;
     this.message =
       `Call exceeded its deadline of ${init.deadlineMs} ms (deadlineMs)` +
       (init.reason === undefined ? "" : `: ${init.reason}`) +
-      where +
-      attemptsSuffix(attempts);
+      where(init) +
+      attemptsSuffix(init.attempts ?? 1);
     this.deadlineMs = init.deadlineMs;
   }
 
@@ -452,9 +446,9 @@ brand(DeadlineExceededError, "DeadlineExceededError");
  */
 export class ValidationError extends ApiClientError {
   /** The offending option or parameter, e.g. `count` or `headers.x-trace`. */
-  readonly field: string;
+  declare readonly field: string;
   /** The rule it broke, e.g. `must be an integer from 1 to 1000`. */
-  readonly rule: string;
+  declare readonly rule: string;
 
   /** Builds the error with message `"<field>: <rule>"`. */
   constructor(field: string, rule: string) {

@@ -75,20 +75,11 @@ function validateMaxRetries(value: unknown): number {
   return value;
 }
 
-function validateTimeoutMs(value: unknown): number {
+/** `timeoutMs` or `deadlineMs`: milliseconds a timer can wait. */
+function validateMs(field: "timeoutMs" | "deadlineMs", value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
     throw new ValidationError(
-      "timeoutMs",
-      `must be a number of milliseconds > 0 and <= ${MAX_TIMER_MS} (about 24.8 days)`,
-    );
-  }
-  return value;
-}
-
-function validateDeadlineMs(value: unknown): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
-    throw new ValidationError(
-      "deadlineMs",
+      field,
       `must be a number of milliseconds > 0 and <= ${MAX_TIMER_MS} (about 24.8 days)`,
     );
   }
@@ -172,12 +163,12 @@ export function validateClientOptions(config: {
     fetch: fetchImpl,
     headers: validateHeaders(options.headers, config.userAgent),
     logger,
-    timeoutMs: validateTimeoutMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    timeoutMs: validateMs("timeoutMs", options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     maxRetries: validateMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES),
     maxResponseBytes: validateMaxResponseBytes(
       options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     ),
-    deadlineMs: validateDeadlineMs(options.deadlineMs ?? DEFAULT_DEADLINE_MS),
+    deadlineMs: validateMs("deadlineMs", options.deadlineMs ?? DEFAULT_DEADLINE_MS),
     rateLimiter: validateRateLimiter(options.rateLimiter),
   };
 }
@@ -195,8 +186,9 @@ export function validateLimits(
     return client;
   return {
     deadlineMs:
-      call.deadlineMs === undefined ? client.deadlineMs : validateDeadlineMs(call.deadlineMs),
-    timeoutMs: call.timeoutMs === undefined ? client.timeoutMs : validateTimeoutMs(call.timeoutMs),
+      call.deadlineMs === undefined ? client.deadlineMs : validateMs("deadlineMs", call.deadlineMs),
+    timeoutMs:
+      call.timeoutMs === undefined ? client.timeoutMs : validateMs("timeoutMs", call.timeoutMs),
     maxRetries:
       call.maxRetries === undefined ? client.maxRetries : validateMaxRetries(call.maxRetries),
     maxResponseBytes: client.maxResponseBytes,

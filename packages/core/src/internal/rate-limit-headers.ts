@@ -18,8 +18,7 @@ const UNIX_SECONDS_FLOOR = 1_000_000_000;
 
 function count(headers: Headers, name: string): number | undefined {
   const raw = headers.get(name)?.trim();
-  if (raw === undefined || !/^\d+$/.test(raw)) return undefined;
-  return Number(raw);
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
 function resetAt(headers: Headers, name: string, now: number): number | undefined {

@@ -26,33 +26,26 @@ export interface RateLimiterOptions {
   readonly limit?: ConfiguredLimit;
 }
 
-/** One window of a budget; `intervalMs` known means it rolls over by itself once `resetAt` passes. */
+/**
+ * One window of a budget; `intervalMs` known means it rolls over by itself once `resetAt` passes.
+ * A field not yet known is absent.
+ */
 interface Window {
-  limit: number | undefined;
-  remaining: number | undefined;
-  resetAt: number | undefined;
-  readonly intervalMs: number | undefined;
+  limit?: number | undefined;
+  remaining?: number | undefined;
+  resetAt?: number | undefined;
+  readonly intervalMs?: number | undefined;
 }
 
 /** The windows of one key: burst, daily, and the configured one. */
 class Budget {
-  readonly windows: Record<"burst" | "daily" | "configured", Window>;
+  declare readonly windows: Record<"burst" | "daily" | "configured", Window>;
 
   constructor(configured: ConfiguredLimit | undefined) {
     this.windows = {
-      burst: {
-        limit: undefined,
-        remaining: undefined,
-        resetAt: undefined,
-        intervalMs: BURST_WINDOW_MS,
-      },
-      daily: { limit: undefined, remaining: undefined, resetAt: undefined, intervalMs: undefined },
-      configured: {
-        limit: configured?.requests,
-        remaining: undefined,
-        resetAt: undefined,
-        intervalMs: configured?.intervalMs,
-      },
+      burst: { intervalMs: BURST_WINDOW_MS },
+      daily: {},
+      configured: { limit: configured?.requests, intervalMs: configured?.intervalMs },
     };
   }
 

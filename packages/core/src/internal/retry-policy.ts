@@ -96,13 +96,12 @@ export function retryDecision(input: RetryInput): RetryDecision {
   let reason: string;
   if (status !== undefined) {
     reason = `status ${status}`;
+    // `x-should-retry: true|false` decides; else 429 always, 408 and 5xx when safe to repeat.
     const override = headers?.get("x-should-retry");
-    let retryable: boolean;
-    if (override === "true") retryable = true;
-    else if (override === "false") retryable = false;
-    else if (status === 429) retryable = true;
-    else if (status === 408 || status >= 500) retryable = idempotent;
-    else retryable = false;
+    const retryable =
+      override === "true" ||
+      (override !== "false" &&
+        (status === 429 || ((status === 408 || status >= 500) && idempotent)));
     if (!retryable) return { retry: false, reason };
   } else if (input.error instanceof TimeoutError) {
     reason = "timeout";
@@ -140,15 +139,15 @@ function statedWait(
 ): { ms: number; header: string; scope?: "burst" | "daily" } | undefined {
   const now = Date.now();
   const retryAfter = parseRetryAfterMs(headers, now);
-  if (status !== 429)
-    return retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
+  const stated = retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
+  if (status !== 429) return stated;
   const window = refusingWindow(headers, now);
   const untilReset =
     window.resetAt !== undefined && window.resetAt > now
       ? window.resetAt - now + RESET_MARGIN_MS
       : undefined;
   if (untilReset === undefined || (retryAfter !== undefined && retryAfter >= untilReset)) {
-    return retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
+    return stated;
   }
   const header = window.scope === "daily" ? "RateLimit-Reset" : "Burst-RateLimit-Reset";
   return { ms: untilReset, header, scope: window.scope };

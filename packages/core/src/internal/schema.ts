@@ -52,25 +52,16 @@ function range(min: number | undefined, max: number | undefined, unit = ""): str
  * (a string's length through `opts.strings`, which the client tables never need).
  */
 function noun(schema: Schema, opts?: Walk): string {
+  const { type } = schema;
   if (schema.enum !== undefined) return `one of ${quoteList(schema.enum)}`;
-  switch (schema.type) {
-    case "integer":
-      return `an integer${range(schema.minimum, schema.maximum)}`;
-    case "number":
-      return `a number${range(schema.minimum, schema.maximum)}`;
-    case "string":
-      return opts?.strings?.(schema) ?? "a string";
-    case "boolean":
-      return "a boolean";
-    case "array": {
-      const items = schema.items?.type && schema.items.type !== "array" ? schema.items.type : "";
-      return items ? `an array of ${items}s` : "an array";
-    }
-    case "object":
-      return "an object";
-    default:
-      return "a value";
+  if (type === "string") return opts?.strings?.(schema) ?? "a string";
+  if (type === "integer") return `an integer${range(schema.minimum, schema.maximum)}`;
+  if (type === "number") return `a number${range(schema.minimum, schema.maximum)}`;
+  if (type === "array") {
+    const items = schema.items?.type;
+    return items && items !== "array" ? `an array of ${items}s` : "an array";
   }
+  return type === "boolean" ? "a boolean" : type === "object" ? "an object" : "a value";
 }
 
 /** A string schema as a noun phrase, with its length: `a non-empty string`, `a string of 1 to 9 characters`. */
@@ -115,13 +106,12 @@ const codePoints = (s: string): number => {
 function hasType(type: Schema["type"], value: unknown): boolean {
   switch (type) {
     case "string":
-      return typeof value === "string";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value);
-    case "number":
-      return typeof value === "number" && Number.isFinite(value);
     case "boolean":
-      return typeof value === "boolean";
+      return typeof value === type;
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return Number.isFinite(value);
     case "array":
       return Array.isArray(value);
     case "object":
