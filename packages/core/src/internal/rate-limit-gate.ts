@@ -138,16 +138,15 @@ export function createRateLimitGate(
     },
     report(call, answer) {
       const context = contextOf(call);
-      let learned: Promise<void> | void;
       try {
-        learned = limiter.report(key, answer, context);
+        const learned = limiter.report(key, answer, context);
+        // A limiter that learned synchronously (the in-process one) costs no extra turn.
+        if (learned instanceof Promise)
+          return learned.catch((error) => reportFailed(context, error));
       } catch (error) {
         reportFailed(context, error);
-        return undefined;
       }
-      return learned instanceof Promise
-        ? learned.catch((error: unknown) => reportFailed(context, error))
-        : undefined;
+      return undefined;
     },
     end: (call) => call.context?.end(),
   };

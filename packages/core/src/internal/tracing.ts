@@ -91,13 +91,6 @@ function publish(channel: Channel, context: { error?: unknown }, ending?: boolea
 
 /** The URL as logs and traces show it: no credentials, query parameters named without their values. */
 export function shownUrl(url: string): string {
-  const query = url.indexOf("?");
-  // A request's URL as fetch serialized it, without credentials or fragment: only the query changes.
-  if (!url.includes("@") && !url.includes("#")) {
-    if (query < 0) return url;
-    const names = [...new Set(new URLSearchParams(url.slice(query)).keys())].join("&");
-    return url.slice(0, query) + (names && `?${names}`);
-  }
   const shown = new URL(url);
   const names = [...new Set(shown.searchParams.keys())].join("&");
   shown.username = shown.password = shown.search = shown.hash = "";
