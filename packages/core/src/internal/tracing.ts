@@ -148,8 +148,8 @@ export const watched = (logger: Logger | undefined): boolean => !!logger || list
  * nothing (and returns a shared no-op) when there is no logger and no subscriber.
  */
 export function watchCall(identity: CallIdentity, logger: Logger | undefined): Watch {
+  if (!watched(logger)) return IDLE;
   const traced = listening(callChannel);
-  if (!logger && !traced) return IDLE;
   const shown = { ...identity, url: shownUrl(identity.url) };
   const emit = (event: Bare<LogEvent>) => {
     try {
