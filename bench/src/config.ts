@@ -41,7 +41,9 @@ export interface BenchConfig {
 /** Full run: at least 7 interleaved rounds for every judged ratio. */
 export const FULL: BenchConfig = {
   mode: "full",
-  overhead: { perRound: 700, rounds: 7, warmup: 500, concurrency: 16 },
+  // Many short rounds: a major GC or a slow moment of the machine lands in a few of them, which the
+  // quartiles set aside (7 rounds of 700 left bare openapi-fetch against itself at 0.90–1.12×).
+  overhead: { perRound: 200, rounds: 41, warmup: 1_000, concurrency: 16 },
   pagination: {
     entries: 1_000_000,
     roundEntries: 200_000,

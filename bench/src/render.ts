@@ -105,7 +105,9 @@ function overheadTable(rows: readonly Row[]): string {
       "Result",
     ],
     rows.map((r) => {
-      const match = /^overhead (.+): (.+) vs bare openapi-fetch$/.exec(r.name);
+      const match = /^(?:overhead|noise floor) (.+): (.+) vs (?:bare openapi-fetch|itself)$/.exec(
+        r.name,
+      );
       return [
         `\`${match?.[2] ?? r.name}\``,
         match?.[1] ?? "",

@@ -75,6 +75,20 @@ describe("bench harness at tiny N", () => {
     }
   });
 
+  it("measures its noise floor in each mode: bare openapi-fetch against itself, not judged", () => {
+    const floor = rows.filter((r) => r.part === 1 && r.name.startsWith("noise floor "));
+    const mode = `${TINY.overhead.concurrency} in flight`;
+    expect(floor.map((r) => r.name)).toEqual([
+      "noise floor sequential: bare openapi-fetch vs itself",
+      `noise floor ${mode}: bare openapi-fetch vs itself`,
+    ]);
+    for (const row of floor) {
+      expect(row.verdict).toBe("info");
+      expect(row.spread?.rounds).toBe(TINY.overhead.rounds);
+      expect(row.ratio).toBeGreaterThan(0);
+    }
+  });
+
   it("measures the cost of tracing: @api-clients/otel subscribed against unsubscribed", () => {
     const tracing = rows.filter((r) => r.part === 1 && r.name.startsWith("tracing: "));
     expect(tracing.map((r) => r.name)).toEqual([
