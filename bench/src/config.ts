@@ -42,7 +42,7 @@ export interface BenchConfig {
 export const FULL: BenchConfig = {
   mode: "full",
   // Many short rounds: a major GC or a slow moment of the machine lands in a few of them, which the
-  // quartiles set aside (7 rounds of 700 left bare openapi-fetch against itself at 0.90–1.12×).
+  // quartiles set aside (in rounds of 700, bare openapi-fetch against itself spread 0.90–1.12×).
   overhead: { perRound: 200, rounds: 41, warmup: 1_000, concurrency: 16 },
   pagination: {
     entries: 1_000_000,
