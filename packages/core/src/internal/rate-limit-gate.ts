@@ -140,9 +140,11 @@ export function createRateLimitGate(
       const context = contextOf(call);
       try {
         const learned = limiter.report(key, answer, context);
-        // A limiter that learned synchronously (the in-process one) costs no extra turn.
-        if (learned instanceof Promise)
-          return learned.catch((error) => reportFailed(context, error));
+        // A limiter that learned synchronously (the in-process one) costs no extra turn; any other
+        // answer is awaited, a promise of another realm included (it is not `instanceof Promise`).
+        if (learned !== undefined) {
+          return Promise.resolve(learned).catch((error) => reportFailed(context, error));
+        }
       } catch (error) {
         reportFailed(context, error);
       }

@@ -220,6 +220,27 @@ describe("the rateLimiter option", () => {
     ]);
   });
 
+  it("a limiter's answers from another realm's promises are awaited and their failures reported", async () => {
+    server.setHandler(() => ({ status: 200, body: { ok: true } }));
+    const events: LogEvent[] = [];
+    // A promise of another realm (a vm context, a test environment) is not `instanceof Promise` here.
+    const foreign = runInNewContext("Promise") as PromiseConstructor;
+    let learned = 0;
+    const limiter: RateLimiter = {
+      acquire: () => foreign.resolve(0),
+      report: () =>
+        new foreign<void>((_, reject) => {
+          learned++;
+          setTimeout(() => reject(new Error("store gone")), 5);
+        }),
+    };
+    const api = testApi(server.url, { rateLimiter: limiter, logger: (e) => events.push(e) });
+    expect(await api.request("getThing", {})).toEqual({ ok: true });
+    expect(learned).toBe(1);
+    const warnings = events.filter((e) => e.type === "warning").map((e) => e.message);
+    expect(warnings).toEqual(["rate limiter failed to learn the budget (store gone)"]);
+  });
+
   it("an asynchronous limiter is awaited: its wait is slept before the attempt is sent", async () => {
     server.setHandler(() => ({ status: 200, body: { ok: true } }));
     const events: LogEvent[] = [];
