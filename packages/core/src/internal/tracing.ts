@@ -144,11 +144,11 @@ export const IDLE: Watch = {
 export const watched = (logger: Logger | undefined): boolean => !!logger || listening(callChannel);
 
 /**
- * Starts watching one call: returns its hooks, publishing the call's `start` and `end` now. Builds
- * nothing (and returns a shared no-op) when there is no logger and no subscriber.
+ * Starts watching one call that {@link watched} says is watched: returns its hooks, publishing the
+ * call's `start` and `end` now. A call nobody watches gets {@link IDLE} instead, from the request
+ * path, which asks `watched()` first so that it builds nothing for it.
  */
 export function watchCall(identity: CallIdentity, logger: Logger | undefined): Watch {
-  if (!watched(logger)) return IDLE;
   const traced = listening(callChannel);
   const shown = { ...identity, url: shownUrl(identity.url) };
   const emit = (event: Bare<LogEvent>) => {
