@@ -171,8 +171,10 @@ function authOf(doc, op) {
 
 /**
  * Every operation of `doc`, in spec order, as `{ operationId, method, path, idempotent, success, auth,
- * params, body?, alreadyApplied? }`: the path's and the operation's parameters merged and compiled,
- * `idempotent` from `x-idempotent` or a safe method, `alreadyApplied` from `x-already-applied`.
+ * irreversible, params, body?, alreadyApplied? }`: the path's and the operation's parameters merged and
+ * compiled, `idempotent` from `x-idempotent` or a safe method, `irreversible` from `x-irreversible` (a
+ * change its caller cannot undo: the CLI and the MCP server ask a person first), `alreadyApplied` from
+ * `x-already-applied`.
  * `opts` is passed to {@link compileSchema}.
  */
 export function compileOperations(doc, opts = {}) {
@@ -189,6 +191,7 @@ export function compileOperations(doc, opts = {}) {
         method: method.toUpperCase(),
         path,
         idempotent: op["x-idempotent"] === true || SAFE_METHODS.has(method),
+        irreversible: op["x-irreversible"] === true,
         success: successShape(doc, op),
         auth: authOf(doc, op),
         params: compileParams(doc, item, op, opts, where),

@@ -1,6 +1,6 @@
 // The spec conventions the codegen understands, on a small fixture spec: open value sets
 // (`x-extensible-enum`), `deprecated`, `nullable`, repeatable query filters, path-level parameters,
-// `x-idempotent` and `x-already-applied`.
+// `x-idempotent`, `x-irreversible` and `x-already-applied`.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +24,7 @@ describe("compileOperations", () => {
     expect(byId["listThingEvents"]).toEqual({
       operationId: "listThingEvents",
       method: "GET",
+      irreversible: false,
       path: "/v1/things/{thing_id}",
       idempotent: true,
       success: "array",
@@ -47,10 +48,11 @@ describe("compileOperations", () => {
     });
   });
 
-  it("reads x-idempotent, x-already-applied and security; an open set compiles to no enum", () => {
+  it("reads x-idempotent, x-irreversible, x-already-applied and security; an open set compiles to no enum", () => {
     expect(byId["enableThing"]).toMatchObject({
       method: "POST",
       idempotent: true,
+      irreversible: true,
       success: "acknowledgement",
       auth: "basic",
       alreadyApplied: "already enabled",

@@ -8,6 +8,7 @@ type Operation = {
   description?: string;
   tags?: string[];
   deprecated?: boolean;
+  "x-irreversible"?: boolean;
   security?: Record<string, string[]>[];
   parameters?: Parameter[];
   requestBody?: unknown;
@@ -304,5 +305,21 @@ describe("the management spec follows the seed's enums", () => {
       type: "number",
     });
     expect(schemas.CreateVectorIndexRequest!.properties!.dimension_count!.minimum).toBeUndefined();
+  });
+});
+
+describe("x-irreversible: what a caller cannot undo asks a person first (CLI, MCP)", () => {
+  const ops = operations(management);
+  const UNDOABLE_NEVER = /^(delete|remove|reset|restore|transfer|move|change|set)[A-Z]/;
+  it.each(ops)(
+    "%s is marked exactly when it deletes, resets, restores, transfers, moves or changes a plan",
+    (_where, op) => {
+      expect(op["x-irreversible"] === true).toBe(UNDOABLE_NEVER.test(op.operationId));
+    },
+  );
+  it("no read and no logs operation is marked", () => {
+    for (const [where, op] of [...ops, ...operations(logs)]) {
+      if (where.startsWith("GET ")) expect(op["x-irreversible"], where).toBeUndefined();
+    }
   });
 });
