@@ -7,9 +7,11 @@
 // Deno, workerd (through Miniflare) and headless Chromium, each against its own emulator on
 // 127.0.0.1 (run by this Node process, from the installed tarball).
 //
-// Node 22 and 24, Bun, Deno, Miniflare (with workerd) and playwright-core come from the npm registry, installed on
-// first use into .tools/runtimes/ (gitignored); Chromium is Debian's package (`apt-get install
-// chromium` when /usr/bin/chromium is missing and we are root). Each download is bounded and retried
+// Node 22 and 24, Bun, Deno, Miniflare (with workerd) and playwright-core come from the npm registry
+// (pinned in scripts/lib/runtime-tools.mjs), downloaded once per machine into the cache outside the clone
+// (`~/.cache/api-clients/tools/`, see scripts/lib/tool-download.mjs) and reused by every clone, run and
+// the Node matrix of `pnpm test`; Chromium is Debian's package (`apt-get install chromium` when
+// /usr/bin/chromium is missing and we are root). Each download is bounded and retried
 // (scripts/lib/tool-download.mjs), and all of them together get at most DOWNLOAD_BUDGET_MS: a runtime
 // whose tool cannot be downloaded in time fails, saying which download stalled.
 //
@@ -24,23 +26,9 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { cleanEnv } from "./lib/clean-env.mjs";
 import { packAll, REPO_ROOT as root } from "./lib/pack.mjs";
-import { ensureTool } from "./lib/tool-download.mjs";
+import { RUNTIME_TOOLS } from "./lib/runtime-tools.mjs";
+import { cacheDir, ensureCachedNpmTool, ensureTool } from "./lib/tool-download.mjs";
 
-/**
- * The npm packages the runtimes need, each with a file of it that is there once it is installed.
- * Versions are pinned: bump them here.
- */
-const TOOLS = {
-  // Node 22 and 24 from the `node` package (its install script fetches the platform's binary); the
-  // Node running this script is the third (20, the oldest the packages support).
-  node22: { spec: "node@22.23.3", file: "bin/node", package: "node" },
-  node24: { spec: "node@24.21.0", file: "bin/node", package: "node" },
-  bun: { spec: "bun@1.4.5", file: "bin/bun.exe" },
-  deno: { spec: "deno@2.9.6", file: "deno" },
-  // The last Miniflare 4 whose engines field allows Node 20 (later ones need Node 22).
-  miniflare: { spec: "miniflare@4.20260426.0", file: "../workerd/package.json" },
-  "playwright-core": { spec: "playwright-core@1.65.1", file: "index.mjs" },
-};
 const RUNTIMES = ["node", "node22", "node24", "bun", "deno", "workerd", "chromium"];
 /** The OpenTelemetry packages the `@api-clients/otel` check installs next to the tarballs. */
 const OTEL = [
@@ -52,7 +40,6 @@ const CHROMIUM = "/usr/bin/chromium";
 const RUN_TIMEOUT_MS = 120_000;
 /** All the downloads of one run together (the consumer's dependencies, the tools, Chromium). */
 const DOWNLOAD_BUDGET_MS = 15 * 60_000;
-const toolsDir = join(root, ".tools", "runtimes");
 
 const { values: flags } = parseArgs({
   options: { only: { type: "string" }, json: { type: "string" } },
@@ -90,21 +77,9 @@ function run(command, args, { cwd, env = cleanEnv(root), timeoutMs = RUN_TIMEOUT
 const started = Date.now();
 const downloads = { env: cleanEnv(root), deadline: started + DOWNLOAD_BUDGET_MS };
 
-/** The folder of an npm tool installed into .tools/runtimes/<name@version>/, installing it if needed. */
-async function tool(name) {
-  const { spec, file, package: pkg = name } = TOOLS[name];
-  const prefix = join(toolsDir, spec);
-  const dir = join(prefix, "node_modules", pkg);
-  const args = ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund"];
-  await ensureTool({
-    ...downloads,
-    name: spec,
-    command: "npm",
-    args: [...args, "--loglevel=error", spec],
-    installed: () => existsSync(join(dir, file)),
-    reset: () => rmSync(prefix, { recursive: true, force: true }),
-  });
-  return dir;
+/** The folder of a runtime's npm package, from the machine's cache (downloaded into it if missing). */
+function tool(name) {
+  return ensureCachedNpmTool({ ...downloads, ...RUNTIME_TOOLS[name] });
 }
 
 /** Debian's Chromium, installed with apt-get when missing (root only). */
@@ -152,7 +127,7 @@ async function bundle(consumer, entry, outfile, conditions, external = []) {
   });
 }
 
-/** The scenario on a Node from .tools/ (`node22`, `node24`); its version names the runtime. */
+/** The scenario on a cached Node (`node22`, `node24`); its version names the runtime. */
 async function nodeTool(name, consumer, config) {
   const bin = join(await tool(name), "bin", "node");
   const version = (await run(bin, ["--version"])).stdout.trim().replace(/^v/, "");
@@ -183,7 +158,10 @@ const runners = {
 
   async deno(consumer, config) {
     const bin = join(await tool("deno"), "deno");
-    const env = cleanEnv(root, { DENO_DIR: join(toolsDir, "deno-dir"), DENO_NO_UPDATE_CHECK: "1" });
+    const env = cleanEnv(root, {
+      DENO_DIR: join(cacheDir(), "deno-dir"),
+      DENO_NO_UPDATE_CHECK: "1",
+    });
     const version = /deno (\S+)/.exec((await run(bin, ["--version"], { env })).stdout)?.[1];
     const args = ["run", "--quiet", "--allow-net=127.0.0.1", "--allow-read", "--allow-env"];
     const result = await run(bin, [...args, "cli.mjs", JSON.stringify(config)], {
@@ -299,6 +277,7 @@ try {
   await ensureTool({
     ...downloads,
     name: "the packed tarballs and their dependencies",
+    outcome: "installed",
     command: "npm",
     args: [...args, ...Object.values(tarballs), ...OTEL],
     cwd: consumer,

@@ -4,16 +4,19 @@
 // unhandled errors, and any vitest that exited non-zero): the packages' suites through turbo, the
 // repository-level suite (specs, codegen, scripts), and, for each Node major in TEST_NODE_VERSIONS
 // (default "22 24"; set it empty to skip), the runtime, client, emulator and CLI suites again on that Node
-// (binaries from the `node` npm package, installed on demand into .tools/, bounded and retried by
-// scripts/lib/tool-download.mjs, whose downloads share one budget for the whole run; a Node that cannot
-// be downloaded counts as a failure, with the reason).
+// (binaries from the `node` npm package, pinned in scripts/lib/runtime-tools.mjs, downloaded once per
+// machine into the cache outside the clone and reused by every run and by the runtime test, bounded and
+// retried by scripts/lib/tool-download.mjs, whose downloads share one budget for the whole run; a Node
+// that cannot be downloaded counts as a failure, with the reason). Before the closing line, one line says
+// what was downloaded and how long it took, or that nothing was.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarise } from "./lib/test-summary.mjs";
-import { ensureTool } from "./lib/tool-download.mjs";
+import { RUNTIME_TOOLS } from "./lib/runtime-tools.mjs";
+import { downloadSummary, ensureCachedNpmTool } from "./lib/tool-download.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"];
@@ -44,19 +47,13 @@ function run(command, args, cwd = root) {
   });
 }
 
-/** The `node` binary of a Node major version, installed from the npm registry on first use. */
+/**
+ * The `node` binary of a Node major version from the machine's cache, downloaded on first use: the
+ * pinned version the runtime test uses too, else the latest of that major.
+ */
 async function nodeBinary(major) {
-  const dir = join(root, ".tools", `node-${major}`);
-  const bin = join(dir, "node_modules", "node", "bin", "node");
-  const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund"];
-  await ensureTool({
-    name: `node@${major}`,
-    command: "npm",
-    args: [...args, "--loglevel=error", `node@${major}`],
-    installed: () => existsSync(bin),
-    reset: () => rmSync(dir, { recursive: true, force: true }),
-  });
-  return bin;
+  const tool = RUNTIME_TOOLS[`node${major}`] ?? { spec: `node@${major}`, file: "bin/node" };
+  return join(await ensureCachedNpmTool(tool), "bin", "node");
 }
 
 // One download budget for this run and every process it starts (scripts/lib/tool-download.mjs).
@@ -108,10 +105,12 @@ for (const major of extraNodes) {
   }
 }
 
+const downloads = downloadSummary(process.env.TOOL_DOWNLOAD_LEDGER);
 rmSync(ledgerDir, { recursive: true, force: true });
 const summary = summarise(runs, root);
 const problems = [...summary.problems, ...notRun];
 if (problems.length > 0) console.error(`\n${problems.map((p) => `test: ${p}`).join("\n")}`);
 const failed = summary.failed + notRun.length;
+console.log(`\n${downloads}`);
 console.log(`${summary.passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 ? 0 : 1;

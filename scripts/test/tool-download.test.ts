@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../lib/pack.mjs";
-import { ensureTool } from "../lib/tool-download.mjs";
+import { ensureTool, readLedger } from "../lib/tool-download.mjs";
 
 const INSTALLER = `
 const { spawn } = require("node:child_process");
@@ -185,8 +185,12 @@ describe("tool downloads (scripts/lib/tool-download.mjs)", () => {
     const lines: string[] = [];
     const failing = { command: process.execPath, args: ["-e", "process.exit(3)"], ledger };
     await tool(failing, lines).catch(() => undefined);
-    const times = readFileSync(ledger, "utf8").trim().split("\n").map(Number);
-    expect(times).toHaveLength(2);
+    const entries = readLedger(ledger);
+    expect(entries.map((e) => [e.outcome, e.name])).toEqual([
+      ["failed", "fake-tool@1.0.0"],
+      ["failed", "fake-tool@1.0.0"],
+    ]);
+    const times = entries.map((e) => e.ms);
     expect(times.every((ms) => ms > 0)).toBe(true);
     // What is left of the run's budget bounds the next attempt; none starts once it is spent.
     const total = times[0]! + times[1]!;
