@@ -1,16 +1,27 @@
 #!/usr/bin/env node
 // `pnpm check:examples`: type-checks every ```ts block of the READMEs, then runs those that talk to the
 // emulator, so examples never rot.
-// Each block becomes its own module under .examples/ (gitignored) and is compiled against the
-// packages' sources. A block may use a few names that earlier blocks of its README define; they are
-// declared once in the ambient prelude below.
+// Each block becomes its own module under .examples/ (gitignored) and is compiled against the built
+// packages as a consumer gets them: `.examples/node_modules/@api-clients/<name>` links to each package
+// folder, so imports resolve through its `exports` to `dist/` (run `pnpm build` first). Every README is
+// found on its own (`README.md`, `packages/*/README.md`, `bench/README.md`), and so is every public
+// package. A block may use a few names that earlier blocks of its README define; they are declared once
+// in the ambient prelude below.
 // A block runs when it starts an emulator itself, or uses those names (`m`, `logs`, `emu`,
 // `databaseId`) without creating a client of its own: each is bundled with esbuild (from the
-// packages' sources) behind a harness that starts an emulator and defines the names against it, and
+// built packages) behind a harness that starts an emulator and defines the names against it, and
 // runs in its own Node process, which must succeed and then exit by itself (no timer or socket left
 // behind). Blocks that create clients of the live services are type-checked only.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -47,8 +58,29 @@ function readmes() {
     });
 }
 
+/** The workspace packages (`packages/<dir>`) by npm name, each checked to be built. */
+function workspacePackages() {
+  const found = [];
+  for (const dir of readdirSync(join(root, "packages"))) {
+    const manifest = join(root, "packages", dir, "package.json");
+    if (!existsSync(manifest)) continue;
+    const { name } = JSON.parse(readFileSync(manifest, "utf8"));
+    if (!existsSync(join(root, "packages", dir, "dist"))) {
+      console.error(`check:examples: packages/${dir}/dist is missing: run \`pnpm build\` first`);
+      process.exit(1);
+    }
+    found.push({ name, dir: join(root, "packages", dir) });
+  }
+  return found;
+}
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+for (const { name, dir } of workspacePackages()) {
+  const link = join(out, "node_modules", ...name.split("/"));
+  mkdirSync(dirname(link), { recursive: true });
+  symlinkSync(dir, link, "dir");
+}
 writeFileSync(join(out, "prelude.d.ts"), PRELUDE);
 const sources = [];
 for (const { file, blocks } of readmes()) {
@@ -70,7 +102,6 @@ writeFileSync(
         noUnusedLocals: false,
         baseUrl: "..",
         paths: {
-          "@api-clients/*": ["packages/*/src/index.ts"],
           "openapi-fetch": ["packages/core/node_modules/openapi-fetch"],
           "@opentelemetry/*": ["packages/otel/node_modules/@opentelemetry/*"],
         },
@@ -121,7 +152,7 @@ const { logsToken, email, apiKey } = emu.credentials;
 const m = createManagementClient({ email, apiKey, baseUrl: emu.url });
 const logs = createLogsClient({ token: logsToken, baseUrl: emu.url });
 const { database_id: databaseId } = await m.databases.create({
-  name: "examples",
+  database_name: "examples",
   primary_region: "us-east-1",
 });
 Object.assign(globalThis, { emu, m, logs, databaseId });

@@ -11,11 +11,31 @@ import { createManagementClient, NotFoundError } from "../packages/management-cl
 const started = performance.now();
 const ms = (since) => `${(performance.now() - since).toFixed(0)} ms`;
 
+const RESULT_WIDTH = 56;
+
+/**
+ * Whole items joined by `separator` while they fit in the result column, then how many are left out
+ * (`a, b, +2 more`): a result is never cut mid-word.
+ */
+function fit(items, separator = ", ") {
+  let text = "";
+  for (const [i, item] of items.entries()) {
+    const next = text === "" ? item : `${text}${separator}${item}`;
+    const rest = items.length - i - 1;
+    const more = rest > 0 ? `${separator}+${rest} more` : "";
+    if (text !== "" && `${next}${more}`.length > RESULT_WIDTH) {
+      return `${text}${separator}+${items.length - i} more`;
+    }
+    text = next;
+  }
+  return text;
+}
+
 /** Runs one step, printing its name, a one-line result and how long it took. */
 async function step(name, action) {
   const at = performance.now();
   const result = await action();
-  console.log(`  ${name.padEnd(44)} ${String(result ?? "ok").padEnd(50)} ${ms(at)}`);
+  console.log(`  ${name.padEnd(44)} ${String(result ?? "ok").padEnd(RESULT_WIDTH)} ${ms(at)}`);
   return result;
 }
 
@@ -38,7 +58,7 @@ try {
   await step("iterate FAILED", async () => {
     const urls = new Set();
     let count = 0;
-    for await (const entry of logs.iterate({ state: "failed" })) {
+    for await (const entry of logs.iterate({ state: "FAILED" })) {
       count++;
       urls.add(entry.url);
     }
@@ -59,11 +79,8 @@ try {
   const { messageId } = emu.logs.simulateMessage({ outcome: "failed", retries: 2 });
   await step("one message's life by messageId", async () => {
     const page = await logs.list({ messageId });
-    return page.events
-      .map((e) => e.state)
-      .reverse() // newest first on the wire: shown oldest first
-      .join(" → ")
-      .slice(0, 50);
+    // Newest first on the wire: shown oldest first.
+    return fit(page.events.map((e) => e.state).reverse(), " → ");
   });
   emu.faults.add({ path: "/v2/logs", status: 503, times: 1 });
   emu.faults.add({ path: "/v2/logs", status: 429, retryAfter: 0.05, times: 1 });
@@ -81,12 +98,12 @@ try {
   let db;
   await step("databases.create (global, eu-west-1)", async () => {
     db = await m.databases.create({
-      name: "demo-cache",
+      database_name: "demo-cache",
       primary_region: "eu-west-1",
       read_regions: ["us-east-1"],
       tls: true,
     });
-    return `${db.database_name} at ${db.endpoint}`.slice(0, 50);
+    return `${db.database_name} at ${db.endpoint}`;
   });
   await step("databases.get with credentials hidden", async () => {
     const masked = await m.databases.get(db.database_id, { credentials: "hide" });
@@ -118,10 +135,7 @@ try {
   });
   await step("teams.listMembers", async () => {
     const members = await m.teams.listMembers(team.team_id);
-    return members
-      .map((x) => `${x.member_email} (${x.member_role})`)
-      .join(", ")
-      .slice(0, 50);
+    return fit(members.map((x) => `${x.member_email} (${x.member_role})`));
   });
   await step("vector.create + resetTokens + setPlan", async () => {
     const index = await m.vector.create({
@@ -145,7 +159,7 @@ try {
   });
 
   // The command line, as a subprocess (asynchronously: the emulator answers from this process).
-  const args = ["logs", "list", "--state", "failed", "--count", "5", "--base-url", emu.url];
+  const args = ["logs", "list", "--state", "FAILED", "--page-size", "5", "--base-url", emu.url];
   console.log(`\nCommand line\n  $ api-clients ${args.join(" ")}`);
   const at = performance.now();
   const cli = fileURLToPath(new URL("../packages/cli/bin/api-clients.js", import.meta.url));

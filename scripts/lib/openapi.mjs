@@ -114,12 +114,22 @@ export function compileSchema(doc, node, opts = {}, where = "schema", depth = 0)
 
 /**
  * The one `anyOf` the checker understands: alternatives that only list `required` fields ("one of
- * `database_name` and `name`"), alone or wrapped in `allOf` (which keeps openapi-typescript's type the
- * plain object). Returns the schema without it, and the groups as `anyRequired`.
+ * `database_name` and `name`"), alone or wrapped in `allOf`. An alternative may also say
+ * `type: object` and restate the types of the fields it requires (`properties`, no other field): the
+ * checker takes those types from the object's own `properties`, and openapi-typescript then types the
+ * body as the object `&` a union of the alternatives, so a body with neither field does not compile.
+ * Returns the schema without it, and the groups as `anyRequired`.
  */
 function requiredAlternatives(s, where) {
-  const onlyRequired = (alt) =>
-    alt && Object.keys(alt).length === 1 && Array.isArray(alt.required) && alt.required.length > 0;
+  const onlyRequired = (alt) => {
+    if (!alt || !Array.isArray(alt.required) || alt.required.length === 0) return false;
+    const { required, type = "object", properties = {}, ...other } = alt;
+    return (
+      Object.keys(other).length === 0 &&
+      type === "object" &&
+      Object.keys(properties).every((key) => required.includes(key))
+    );
+  };
   const wrapped = Array.isArray(s.allOf) && s.allOf.length === 1 ? s.allOf[0] : undefined;
   const anyOf =
     s.anyOf ?? (wrapped && Object.keys(wrapped).length === 1 ? wrapped.anyOf : undefined);

@@ -158,8 +158,18 @@ describe("the management spec has the current reference", () => {
       deprecated: true,
       default: "global",
     });
+    // Each alternative restates its field's type, so the generated type requires one of them.
     expect(create.allOf).toEqual([
-      { anyOf: [{ required: ["database_name"] }, { required: ["name"] }] },
+      {
+        anyOf: [
+          {
+            type: "object",
+            required: ["database_name"],
+            properties: { database_name: { type: "string" } },
+          },
+          { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+        ],
+      },
     ]);
     expect(create.description).toMatch(/must not contain `primary_region`/);
     expect(body("POST /v2/redis/update-regions/{id}").description).toMatch(

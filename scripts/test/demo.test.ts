@@ -16,9 +16,14 @@ describe("pnpm start (the demo, after `pnpm build`)", () => {
     expect(result.stdout).toContain("password: ***");
     expect(result.stdout).toMatch(/databases\.delete, then get → 404\s+NotFoundError 404/);
     expect(result.stdout).toMatch(
-      /\$ api-clients logs list --state failed --count 5 --base-url http:\/\/127\.0\.0\.1:\d+\n\s+TIME\s+STATE\s+MESSAGE ID/,
+      /\$ api-clients logs list --state FAILED --page-size 5 --base-url http:\/\/127\.0\.0\.1:\d+\n\s+TIME\s+STATE\s+MESSAGE ID/,
     );
     expect(result.stdout.match(/^\s+\S+T\S+\s+FAILED\s+msg_/gm)).toHaveLength(5);
+    // Results list whole items (`+N more` when they do not fit), never a cut one.
+    const members = /teams\.listMembers\s+(.*?)\s+\d+ ms$/m.exec(result.stdout)?.[1];
+    expect(members).toMatch(/^(\S+@\S+ \(\w+\))(, \S+@\S+ \(\w+\))*(, \+\d+ more)?$/);
+    expect(members).toContain("teammate@example.com (dev)");
+    expect(result.stdout).not.toContain("--count");
     expect(result.stdout).toMatch(/Done in \d+ ms\./);
     expect(result.status).toBe(0);
   });

@@ -69,7 +69,7 @@ const ACK = "ack";
 
 /**
  * The 24 operations: [method and path, operationId, what `200` carries (ack, a schema, `X[]`),
- * whether a repeat answers like the first call (x-idempotent), takes `period`].
+ * whether a source says a repeat answers like the first call (x-idempotent), takes `period`].
  */
 const OPERATIONS: [string, string, string, boolean, boolean][] = [
   ["POST /v2/redis/{id}/change-plan", "changePlan", ACK, false, false],
@@ -85,7 +85,7 @@ const OPERATIONS: [string, string, string, boolean, boolean][] = [
   ["GET /v2/search/{id}/stats", "getSearchIndexStats", "VectorStats", false, true],
   ["POST /v2/search/{id}/reset-password", "resetSearchPassword", ACK, false, false],
   ["POST /v2/search/{id}/transfer", "transferSearchIndex", ACK, false, false],
-  ["POST /v2/search/{id}/rename", "renameSearchIndex", ACK, true, false],
+  ["POST /v2/search/{id}/rename", "renameSearchIndex", ACK, false, false],
   ["GET /v2/qstash/users", "listQStashUsers", "QStashUser[]", false, false],
   ["GET /v2/qstash/user/{id}", "getQStashUser", "QStashUser", false, false],
   ["POST /v2/qstash/rotate-token/{id}", "resetQStashToken", "QStashUser", false, false],
@@ -93,9 +93,9 @@ const OPERATIONS: [string, string, string, boolean, boolean][] = [
   ["GET /v2/qstash/stats/{id}", "getQStashStats", "QStashStats", false, true],
   ["GET /v2/qstash/ipv4", "getQStashIPv4", "string[]", false, false],
   ["POST /v2/qstash/move-to-team", "moveQStashToTeam", ACK, false, false],
-  ["PATCH /v2/qstash/update-budget/{id}", "updateQStashBudget", ACK, true, false],
-  ["POST /v2/qstash/enable-prodpack/{id}", "enableQStashProdPack", ACK, true, false],
-  ["POST /v2/qstash/disable-prodpack/{id}", "disableQStashProdPack", ACK, true, false],
+  ["PATCH /v2/qstash/update-budget/{id}", "updateQStashBudget", ACK, false, false],
+  ["POST /v2/qstash/enable-prodpack/{id}", "enableQStashProdPack", ACK, false, false],
+  ["POST /v2/qstash/disable-prodpack/{id}", "disableQStashProdPack", ACK, false, false],
 ];
 
 /** Request body fields: [operation, field, type, required, known values of an open set]. */

@@ -96,6 +96,11 @@ describe("inputs that do not compile", () => {
     void m.backups.restore("db", {});
     // @ts-expect-error: the id is required
     void m.databases.get();
+    // @ts-expect-error: one of database_name and name is required
+    void m.databases.create({});
+    // @ts-expect-error: one of database_name and name is required, whatever else is given
+    void m.databases.create({ primary_region: "us-east-1", read_regions: ["eu-west-1"] });
+    void m.databases.create({ database_name: "n", primary_region: "us-east-1" });
   });
 
   it("unknown fields", () => {

@@ -350,7 +350,8 @@ export const operations: readonly CliOperation[] = [
         name: "platform",
         in: "body",
         required: false,
-        description: "Cloud platform of a database. When absent the service picks one (`aws`).",
+        description:
+          "Cloud platform of a database. The current reference marks it required, yet the official CLI creates databases without it, so the service has a default; which one is not documented.",
         type: "string",
         repeatable: false,
         values: ["aws", "gcp"],
@@ -1352,7 +1353,7 @@ export const operations: readonly CliOperation[] = [
         in: "body",
         required: true,
         description:
-          "Id of the target team (current reference). The older reference also accepted `team:<TEAM_ID>` or an account e-mail; the value is sent as given.",
+          "Id of the target team (current reference; a personal account cannot receive an index). The older reference also named `team:<TEAM_ID>` or an e-mail; the value is sent as given.",
         type: "string",
         repeatable: false,
         schema: { type: "string" },
@@ -1717,7 +1718,7 @@ export const operations: readonly CliOperation[] = [
         in: "body",
         required: true,
         description:
-          "Id of the target team (current reference). The older reference also accepted `team:<TEAM_ID>` or an account e-mail; the value is sent as given.",
+          "Id of the target team (current reference; a personal account cannot receive an index). The older reference also named `team:<TEAM_ID>` or an e-mail; the value is sent as given.",
         type: "string",
         repeatable: false,
         schema: { type: "string" },
@@ -1731,8 +1732,8 @@ export const operations: readonly CliOperation[] = [
     path: "/v2/search/{id}/rename",
     summary: "Rename a search index",
     description:
-      "Gives the index a new name and answers the acknowledgement (unlike renameDatabase, no record comes back). Repeating it is harmless: the same name is set again.",
-    idempotent: true,
+      "Gives the index a new name and answers the acknowledgement (unlike renameDatabase, no record comes back). The reference says nothing about a repeat, so the clients do not retry it.",
+    idempotent: false,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1926,8 +1927,8 @@ export const operations: readonly CliOperation[] = [
     path: "/v2/qstash/update-budget/{id}",
     summary: "Update the monthly budget of a QStash user",
     description:
-      "Sets the monthly budget in US dollars: `0` means no cap, otherwise 20 to 10000. The schema bounds it to 0–10000 as the reference does, so 1–19 pass the client's check and are refused by the service. Repeating it is harmless: the same value is set again.",
-    idempotent: true,
+      "Sets the monthly budget in US dollars: `0` means no cap, otherwise 20 to 10000. The schema bounds it to 0–10000 as the reference does, so 1–19 pass the client's check and are refused by the service. The reference says nothing about a repeat, so the clients do not retry it.",
+    idempotent: false,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1966,8 +1967,8 @@ export const operations: readonly CliOperation[] = [
     path: "/v2/qstash/enable-prodpack/{id}",
     summary: "Enable the production pack",
     description:
-      'Switches the production pack on. Repeating it is harmless: the pack stays on and the answer is the acknowledgement again (no "already enabled" error is documented).',
-    idempotent: true,
+      'Switches the production pack on. The reference documents neither what a repeat answers nor an "already enabled" error, so the clients do not retry it.',
+    idempotent: false,
     success: "acknowledgement",
     inputs: inputs4,
   },
@@ -1978,8 +1979,8 @@ export const operations: readonly CliOperation[] = [
     path: "/v2/qstash/disable-prodpack/{id}",
     summary: "Disable the production pack",
     description:
-      'Switches the production pack off. Repeating it is harmless: the pack stays off and the answer is the acknowledgement again (no "already disabled" error is documented).',
-    idempotent: true,
+      'Switches the production pack off. The reference documents neither what a repeat answers nor an "already disabled" error, so the clients do not retry it.',
+    idempotent: false,
     success: "acknowledgement",
     inputs: inputs4,
   },

@@ -55,7 +55,7 @@ export interface components {
       [key: string]: unknown;
     };
     /**
-     * @description State of a message at a log entry, upper case on the wire (some deployments spell `CANCELLED` as `CANCELED`). New values may appear: read any string.
+     * @description State of a message at a log entry, upper case on the wire. The official SDKs spell `CANCELLED` as `CANCELED`; both are read. New values may appear: read any string.
      * @example DELIVERED
      */
     LogState:
@@ -73,7 +73,7 @@ export interface components {
     HeaderMap: {
       [key: string]: string[];
     };
-    /** @description Unix timestamp in milliseconds. The older reference carries it as a string, the newer one as an integer: both arrive on the wire. */
+    /** @description Unix timestamp in milliseconds. The older reference types it as a string, the newer one as an integer; both are read. */
     Timestamp: string | number;
     /** @description One entry of the delivery log. Only `time`, `messageId` and `state` are always present; fields not listed here may appear and are kept. */
     LogEntry: {
@@ -120,7 +120,10 @@ export interface components {
       maxRetries?: number;
       /** @description Expression computing the delay between retries. */
       retryDelayExpression?: string;
-      /** @description Label of the message. */
+      /**
+       * @deprecated
+       * @description Label of the message. Deprecated in the current reference, which lists `labels`; still read when sent.
+       */
       label?: string;
       /** @description Labels of the message. */
       labels?: string[];

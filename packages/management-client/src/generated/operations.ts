@@ -505,7 +505,7 @@ export const operations = {
   renameSearchIndex: {
     method: "POST",
     path: "/v2/search/{id}/rename",
-    idempotent: true,
+    idempotent: false,
     success: "acknowledgement",
     params: params0,
     body: {
@@ -581,7 +581,7 @@ export const operations = {
   updateQStashBudget: {
     method: "PATCH",
     path: "/v2/qstash/update-budget/{id}",
-    idempotent: true,
+    idempotent: false,
     success: "acknowledgement",
     params: params0,
     body: {
@@ -596,14 +596,14 @@ export const operations = {
   enableQStashProdPack: {
     method: "POST",
     path: "/v2/qstash/enable-prodpack/{id}",
-    idempotent: true,
+    idempotent: false,
     success: "acknowledgement",
     params: params0,
   },
   disableQStashProdPack: {
     method: "POST",
     path: "/v2/qstash/disable-prodpack/{id}",
-    idempotent: true,
+    idempotent: false,
     success: "acknowledgement",
     params: params0,
   },

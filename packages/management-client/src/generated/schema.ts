@@ -952,7 +952,7 @@ export interface paths {
     put?: never;
     /**
      * Rename a search index
-     * @description Gives the index a new name and answers the acknowledgement (unlike renameDatabase, no record comes back). Repeating it is harmless: the same name is set again.
+     * @description Gives the index a new name and answers the acknowledgement (unlike renameDatabase, no record comes back). The reference says nothing about a repeat, so the clients do not retry it.
      */
     post: operations["renameSearchIndex"];
     delete?: never;
@@ -1131,7 +1131,7 @@ export interface paths {
     head?: never;
     /**
      * Update the monthly budget of a QStash user
-     * @description Sets the monthly budget in US dollars: `0` means no cap, otherwise 20 to 10000. The schema bounds it to 0–10000 as the reference does, so 1–19 pass the client's check and are refused by the service. Repeating it is harmless: the same value is set again.
+     * @description Sets the monthly budget in US dollars: `0` means no cap, otherwise 20 to 10000. The schema bounds it to 0–10000 as the reference does, so 1–19 pass the client's check and are refused by the service. The reference says nothing about a repeat, so the clients do not retry it.
      */
     patch: operations["updateQStashBudget"];
     trace?: never;
@@ -1150,7 +1150,7 @@ export interface paths {
     put?: never;
     /**
      * Enable the production pack
-     * @description Switches the production pack on. Repeating it is harmless: the pack stays on and the answer is the acknowledgement again (no "already enabled" error is documented).
+     * @description Switches the production pack on. The reference documents neither what a repeat answers nor an "already enabled" error, so the clients do not retry it.
      */
     post: operations["enableQStashProdPack"];
     delete?: never;
@@ -1173,7 +1173,7 @@ export interface paths {
     put?: never;
     /**
      * Disable the production pack
-     * @description Switches the production pack off. Repeating it is harmless: the pack stays off and the answer is the acknowledgement again (no "already disabled" error is documented).
+     * @description Switches the production pack off. The reference documents neither what a repeat answers nor an "already disabled" error, so the clients do not retry it.
      */
     post: operations["disableQStashProdPack"];
     delete?: never;
@@ -1199,7 +1199,7 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    /** @description Cloud platform of a database. When absent the service picks one (`aws`). */
+    /** @description Cloud platform of a database. The current reference marks it required, yet the official CLI creates databases without it, so the service has a default; which one is not documented. */
     Platform: "aws" | "gcp" | (string & {});
     /** @description Primary region of a global database. `us-central1`, `us-east4`, `europe-west1` and `asia-northeast1` are on the `gcp` platform, the others on `aws`. Regions are added over time: any other string is sent as given. */
     PrimaryRegion:
@@ -1276,7 +1276,14 @@ export interface components {
       eviction?: boolean;
       /** @description true enables TLS. */
       tls?: boolean;
-    } & (unknown | unknown);
+    } & (
+      | {
+          database_name: string;
+        }
+      | {
+          name: string;
+        }
+    );
     /** @description The new name. Fields not listed here are sent as given. */
     RenameRequest: {
       /** @description New name. */
@@ -1376,7 +1383,7 @@ export interface components {
     };
     /** @description Where the index goes. Fields not listed here are sent as given. */
     TransferRequest: {
-      /** @description Id of the target team (current reference). The older reference also accepted `team:<TEAM_ID>` or an account e-mail; the value is sent as given. */
+      /** @description Id of the target team (current reference; a personal account cannot receive an index). The older reference also named `team:<TEAM_ID>` or an e-mail; the value is sent as given. */
       target_account: string;
     };
     /** @description A key-value database. Unknown fields may appear and are kept. `db_*` limits are JSON numbers; `db_request_limit` can exceed 2^53 and then loses precision in JavaScript numbers. */
@@ -1394,7 +1401,7 @@ export interface components {
       creation_time?: number;
       /** @description State of the database; new values may appear. */
       state?: "active" | "suspended" | "passive" | (string & {});
-      /** @description Host name. */
+      /** @description REST endpoint of the database: sometimes a slug (e.g. `beloved-stallion-58500`), sometimes a whole host name; assume neither. */
       endpoint?: string;
       tls?: boolean;
       /** @description Masked as `***` (or absent) with `credentials=hide`. */

@@ -15,7 +15,9 @@ import type {
 /** Key-value (Redis) databases of the account. */
 export interface Databases {
   /**
-   * Creates a regional or global database (not retried on 5xx or timeouts, since a repeat could create two).
+   * Creates a global database named `database_name` in `primary_region` (plus optional `read_regions`);
+   * regional creation (the deprecated `region`) is gone from the current reference. Not retried on 5xx
+   * or timeouts, since a repeat could create two.
    * @example
    * const db = await m.databases.create({ database_name: "cache", primary_region: "eu-west-1", read_regions: ["us-east-1"] });
    */

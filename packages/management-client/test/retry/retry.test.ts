@@ -95,6 +95,11 @@ describe("retry safety follows the operation table", () => {
         // Neither a safe repeat nor an "already on this plan" answer is documented.
         "changePlan",
         "setQStashPlan",
+        // No source says what a repeat answers.
+        "renameSearchIndex",
+        "updateQStashBudget",
+        "enableQStashProdPack",
+        "disableQStashProdPack",
       ].sort(),
     );
   });
@@ -199,7 +204,7 @@ describe("a retried state-changing call that fails says the change may have been
   it("x-idempotent POST exhausting its retries on 503 is marked", async () => {
     server.reply(SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE);
     const error = await clientFor(server, { maxRetries: 2 })
-      .qstash.enableProdPack("q")
+      .databases.enableEviction("d")
       .then(
         () => undefined,
         (reason: unknown) => reason,
