@@ -9,9 +9,11 @@ import { startEmulator, type Emulator } from "@api-clients/emulator";
 import {
   ApiClientError,
   createLogsClient,
+  DEFAULT_DEADLINE_MS,
   RateLimitError,
   type LogEntry,
   type LogPage,
+  type RetryLogEvent,
 } from "@api-clients/logs-client";
 import {
   createManagementClient,
@@ -20,13 +22,16 @@ import {
   type Database,
 } from "@api-clients/management-client";
 
-const options: ClientOptions = { maxRetries: 0, timeoutMs: 5_000 };
+const options: ClientOptions = { maxRetries: 0, timeoutMs: 5_000, deadlineMs: DEFAULT_DEADLINE_MS };
 // @ts-expect-error `maxRetries` is a number
 const wrongOptions: ClientOptions = { maxRetries: "none" };
+// The clients re-export all of core, types too.
+// @ts-expect-error `delayMs` is a number
+const wrongRetry: RetryLogEvent["delayMs"] = "soon";
 
 /** Types only: never called. */
 export async function typed(emulator: Emulator): Promise<Database> {
-  console.log(wrongOptions);
+  console.log(wrongOptions, wrongRetry);
   const logs = createLogsClient({ token: "t", baseUrl: emulator.url, ...options });
   const page: LogPage = await logs.list({ state: "DELIVERED", count: 10 });
   const first: LogEntry | undefined = page.events[0];

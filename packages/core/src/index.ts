@@ -1,5 +1,11 @@
-// The public API of @api-clients/core: the error classes, the option types and their defaults.
-// Everything the clients share beyond this is in `@api-clients/core/internal` (not covered by semver).
+// The public API of @api-clients/core (inside semver), and the one list both clients re-export
+// (`export * from "@api-clients/core"`): the error classes, every default, the in-process rate limiter,
+// and the option, log event, tracing, operation and raw-client types. README's "Public API" lists
+// exactly these names (test/public-api/readme.test.ts compares the two).
+// The package's other entry points: `@api-clients/core/errors` is a strict subset of this one (the
+// error classes and their init types, from the one module that defines them) for code that only
+// classifies errors and should load nothing else; `@api-clients/core/internal` is what the
+// `@api-clients/*` packages share (not covered by semver).
 export {
   AbortError,
   ApiClientError,

@@ -38,7 +38,9 @@ export { operations as operationTable } from "./generated/operations.js";
 export type { OperationId } from "./generated/operations.js";
 
 /**
- * From the shared runtime: the error classes (one copy, so `instanceof` holds across clients), the
- * option and operation types, `RawClient`, and the in-process rate limiter (`createRateLimiter`).
+ * Everything `@api-clients/core` exports (its public entry point, inside semver): the error classes
+ * (one copy, so `instanceof` holds across clients), every default (`DEFAULT_*`, `MAX_RETRY_AFTER_MS`),
+ * the in-process rate limiter (`createRateLimiter`), and the option, log event, tracing, operation and
+ * `RawClient` types.
  */
-export * from "@api-clients/core/shared";
+export * from "@api-clients/core";
