@@ -17,6 +17,7 @@ export const PUBLIC_PACKAGES = [
   "cli",
   "otel",
   "rate-limit-redis",
+  "mcp",
 ];
 
 /**
