@@ -11,12 +11,27 @@ import { compileOperations, resolveRef } from "./openapi.mjs";
 const oneLine = (text) =>
   typeof text === "string" && text.trim() !== "" ? text.replace(/\s+/g, " ").trim() : undefined;
 
+/** Words of operationIds kept whole in tool names (`getQStashIPv4` → `get_qstash_ipv4`). */
+const WORDS = { QStash: "Qstash", IPv4: "Ipv4" };
+
 /** `resetDatabasePassword` → `reset_database_password` (MCP clients cap names at 60–64 characters). */
 export const toolName = (operationId) =>
-  operationId
+  Object.entries(WORDS)
+    .reduce((id, [word, as]) => id.replaceAll(word, as), operationId)
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
     .toLowerCase();
+
+/**
+ * A property's description, short: `tools/list` of every tool must stay under 64 kB. Up to 120
+ * characters as written, else its first sentence (up to 200), else its first 117 characters and `…`.
+ * A tool's own description is kept whole.
+ */
+function brief(text) {
+  if (text === undefined || text.length <= 120) return text;
+  const first = /^(.+?[.])\s/.exec(text)?.[1];
+  return first !== undefined && first.length <= 200 ? first : `${text.slice(0, 117)}…`;
+}
 
 /** Longest tool name some MCP clients accept. */
 export const MAX_TOOL_NAME = 60;
@@ -61,7 +76,7 @@ function jsonSchema(doc, node, { describe }, depth = 0) {
   const out = {};
   const notes = [];
   if (describe) {
-    const d = oneLine(s.description);
+    const d = brief(oneLine(s.description));
     if (d !== undefined) notes.push(d);
   }
   if (typeof s.type === "string") out.type = s.nullable === true ? [s.type, "null"] : s.type;
@@ -90,22 +105,42 @@ function jsonSchema(doc, node, { describe }, depth = 0) {
 }
 
 /**
- * The shape of a result as an output schema: types and property names, no descriptions, no
- * `required` (a field selection or a summary leaves fields out), nested objects one level deep.
+ * The shape of a result as an output schema, kept small: the top-level fields (of each item, for a
+ * list) with their types; no descriptions, no `required` (a field selection or a summary leaves
+ * fields out), nothing nested.
  */
 function resultSchema(doc, node, depth = 0) {
   const s = resolveRef(doc, node);
   if (!s || typeof s !== "object") return {};
   const out = {};
   if (typeof s.type === "string") out.type = s.nullable === true ? [s.type, "null"] : s.type;
-  if (s.properties && typeof s.properties === "object" && depth < 2) {
+  if (depth > 0) return out;
+  if (s.properties && typeof s.properties === "object") {
     out.properties = {};
     for (const [key, child] of Object.entries(s.properties)) {
       out.properties[key] = resultSchema(doc, child, depth + 1);
     }
   }
-  if (s.items !== undefined && depth < 2) out.items = resultSchema(doc, s.items, depth + 1);
+  if (s.items !== undefined) {
+    const items = resolveRef(doc, s.items);
+    out.items = items?.properties ? resultSchema(doc, items, 0) : resultSchema(doc, items, 1);
+  }
   return out;
+}
+
+/**
+ * A parameter that takes one value or a list (`oneOf: [x, array of x]`) as a list: the same request
+ * either way, and no union for the clients that handle none.
+ */
+function listOrOne(schema) {
+  const alts = schema.oneOf;
+  if (!Array.isArray(alts) || alts.length !== 2) return schema;
+  const list = alts.find((a) => a.type === "array");
+  const one = alts.find((a) => a.type !== "array");
+  if (list === undefined || one === undefined || JSON.stringify(list.items) !== JSON.stringify(one))
+    return schema;
+  const { oneOf: _oneOf, ...rest } = schema;
+  return { ...rest, ...list };
 }
 
 /** The spec's parameter object of `name` in `where` (the operation's wins over the path's). */
@@ -136,8 +171,8 @@ function tools(api, doc) {
     const inputs = [];
     for (const p of op.params) {
       const raw = rawParam(doc, item, spec, p.name, p.in);
-      const schema = jsonSchema(doc, raw?.schema, { describe: true });
-      const d = oneLine(raw?.description);
+      const schema = listOrOne(jsonSchema(doc, raw?.schema, { describe: true }));
+      const d = brief(oneLine(raw?.description));
       if (d !== undefined) schema.description = d;
       properties[p.name] = schema;
       if (p.required) required.push(p.name);

@@ -64,7 +64,6 @@ const readsOnly = (spec: ToolSpec) => spec.method === "GET" || spec.method === "
 export function annotationsOf(spec: ToolSpec): ToolAnnotations {
   const readOnly = readsOnly(spec);
   return {
-    title: spec.title,
     readOnlyHint: readOnly,
     destructiveHint: !readOnly && spec.irreversible,
     idempotentHint: spec.idempotent,
@@ -83,23 +82,19 @@ export function toolOf(spec: ToolSpec): Tool {
   const input = spec.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
   const properties: Record<string, object> = { ...input.properties } as Record<string, object>;
   if (spec.success !== "acknowledgement") {
-    properties["fields"] = {
-      type: "array",
-      items: { type: "string" },
-      description: "Keep only these fields (of each item, for a list).",
-    };
+    // Explained once, in the server's instructions, not in each of 50 tools.
+    properties["fields"] = { type: "array", items: { type: "string" } };
   }
   if (spec.success === "array") {
     properties["cursor"] = {
       type: "string",
-      description: "The nextCursor of the previous result, to continue the list.",
+      description: "nextCursor of the previous result.",
     };
   }
   if (spec.irreversible) {
     properties["confirmation_token"] = {
       type: "string",
-      description:
-        "The token a first call returned with its preview, once the person confirmed that exact request.",
+      description: "From the preview, once the person confirmed.",
     };
   }
   const tool: Tool = {
@@ -118,19 +113,17 @@ export function toolOf(spec: ToolSpec): Tool {
   return tool;
 }
 
-/** The shape of `structuredContent`: the result's, a list wrapped in `items`. */
+/**
+ * The shape of `structuredContent` of a read tool: the result's, a list wrapped in `items`. Write
+ * tools return structured content without declaring it (declared on every tool, `tools/list` was
+ * over 64 kB).
+ */
 function outputSchemaOf(spec: ToolSpec): Tool["outputSchema"] | undefined {
-  if (spec.result === undefined) return undefined;
-  const summary = { type: "object" };
+  if (spec.result === undefined || !readsOnly(spec)) return undefined;
   if (spec.success === "array") {
     return {
       type: "object",
-      properties: {
-        items: spec.result,
-        nextCursor: { type: "string" },
-        total: { type: "integer" },
-        summary,
-      },
+      properties: { items: spec.result, nextCursor: { type: "string" } },
     };
   }
   const result = spec.result as { type?: unknown; properties?: Record<string, JsonSchema> };
@@ -223,7 +216,7 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
     {
       capabilities: { tools: {} },
       instructions:
-        "Tools of the message logs API and the account management API. Lists return a page and a cursor; pass `fields` to keep results small.",
+        "Tools of the message logs API and the account management API. `fields` (every tool with a JSON result) keeps only those fields of the result, or of each item of a list. A list returns the items that fit with a cursor (`nextCursor`, or `cursor` for logs): pass it back as `cursor` for the rest. A destructive tool answers its first call with a preview and a `confirmation_token`: show the preview to the person and call again with the token only if they confirm.",
     },
   );
   const served = servedTools(settings);
