@@ -105,16 +105,15 @@ function jsonSchema(doc, node, { describe }, depth = 0) {
 }
 
 /**
- * The shape of a result as an output schema, kept small: the top-level fields (of each item, for a
- * list) with their types; no descriptions, no `required` (a field selection or a summary leaves
- * fields out), nothing nested.
+ * The shape of a result as an output schema, kept small (`tools/list` of the read tools must stay
+ * under 32 kB; with the fields' types it was over): the names of the top-level fields (of each item,
+ * for a list), each any value; no `required` (a field selection or a summary leaves fields out).
  */
 function resultSchema(doc, node, depth = 0) {
   const s = resolveRef(doc, node);
-  if (!s || typeof s !== "object") return {};
+  if (!s || typeof s !== "object" || depth > 0) return {};
   const out = {};
   if (typeof s.type === "string") out.type = s.nullable === true ? [s.type, "null"] : s.type;
-  if (depth > 0) return out;
   if (s.properties && typeof s.properties === "object") {
     out.properties = {};
     for (const [key, child] of Object.entries(s.properties)) {

@@ -116,3 +116,30 @@ export function fitPage(
     note: `Not even a summary fits in ${maxBytes} bytes: raise --max-result-bytes or narrow the filters.`,
   });
 }
+
+/**
+ * `value` with as many items of its list `key` as fit in `maxBytes` (a prefix), and `omitted` the
+ * number left out; `undefined` when not even the value without items fits.
+ */
+export function fitList(
+  value: Record<string, unknown>,
+  key: string,
+  maxBytes: number,
+): Record<string, unknown> | undefined {
+  const items = Array.isArray(value[key]) ? (value[key] as unknown[]) : [];
+  const build = (n: number) => ({
+    ...value,
+    [key]: items.slice(0, n),
+    ...(n < items.length ? { omitted: items.length - n } : {}),
+  });
+  const fits = (n: number) => bytes(JSON.stringify(build(n))) <= maxBytes;
+  if (!fits(0)) return undefined;
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return build(low);
+}

@@ -13,10 +13,18 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { toolSpecs } from "../generated/tools.js";
 import { Backend, type CallInput } from "./backend.js";
-import { DEFAULT_MAX_RESULT_BYTES, decodeCursor, encodeCursor, fitPage, select } from "./bounds.js";
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  decodeCursor,
+  encodeCursor,
+  fitList,
+  fitPage,
+  select,
+} from "./bounds.js";
 import { ConfirmationStore } from "./confirm.js";
 import { errorText } from "./errors.js";
 import { maskSecretFields } from "./redact.js";
+import { TASKS, type Task } from "./tasks.js";
 import type { JsonSchema, ToolSpec } from "./tool-spec.js";
 import { VERSION } from "../version.js";
 
@@ -149,11 +157,13 @@ const textResult = (text: string, isError = false): CallToolResult => ({
 export interface Shared {
   readonly backend: Backend;
   readonly confirmations: ConfirmationStore;
+  /** The clock of tokens and task windows, Unix milliseconds. */
+  readonly now: () => number;
 }
 
 /** Creates the state servers of one process share. */
 export function createShared(backend: Backend, now: () => number = Date.now): Shared {
-  return { backend, confirmations: new ConfirmationStore(now) };
+  return { backend, confirmations: new ConfirmationStore(now), now };
 }
 
 /** The three tools of `--tools dynamic`. */
@@ -223,8 +233,9 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
   const byName = new Map(served.map((t) => [t.name, t]));
   const dynamic = settings.tools === "dynamic";
 
+  const tasks = servedTasks(settings);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: dynamic ? dynamicTools(settings) : served.map(toolOf),
+    tools: dynamic ? dynamicTools(settings) : [...served.map(toolOf), ...tasks.map((t) => t.tool)],
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -232,6 +243,17 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const call = (spec: ToolSpec, toolArgs: Record<string, unknown>) =>
       callTool(server, shared, settings, spec, toolArgs, extra.signal);
+    const task = tasks.find((t) => t.tool.name === (dynamic ? args["name"] : name));
+    if (task !== undefined && (!dynamic || name === "call_operation")) {
+      const inner = dynamic ? args["arguments"] : args;
+      return runTask(
+        task,
+        shared,
+        settings,
+        (inner ?? {}) as Record<string, unknown>,
+        extra.signal,
+      );
+    }
     if (dynamic) {
       if (name === "list_operations") {
         const toolset = args["toolset"];
@@ -243,9 +265,22 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
             title: t.title,
             kind: readsOnly(t) ? "read" : t.irreversible ? "destructive" : "write",
           }));
+        if (toolset === undefined || toolset === "logs")
+          for (const t of tasks)
+            rows.push({
+              name: t.tool.name,
+              toolset: "logs",
+              title: t.tool.title ?? "",
+              kind: "read",
+            });
         return bounded({ operations: rows }, settings, shared);
       }
       const target = byName.get(String(args["name"]));
+      const targetTask = tasks.find((t) => t.tool.name === args["name"]);
+      if (name === "describe_operation" && targetTask !== undefined) {
+        const { name: taskName, description, inputSchema, annotations } = targetTask.tool;
+        return bounded({ name: taskName, description, inputSchema, annotations }, settings, shared);
+      }
       if (name === "describe_operation" || name === "call_operation") {
         if (target === undefined) return unknownTool(String(args["name"]), settings);
         if (name === "describe_operation") {
@@ -277,6 +312,35 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
     return call(spec, args);
   });
   return server;
+}
+
+/** The task tools served: those of the `logs` toolset. */
+function servedTasks(settings: ServerSettings): readonly Task[] {
+  return (settings.toolsets ?? TOOLSETS).includes("logs") ? TASKS : [];
+}
+
+/** Runs a task tool; its list (entries, URLs) cut to what fits, the count left out said. */
+async function runTask(
+  task: Task,
+  shared: Shared,
+  settings: ServerSettings,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  try {
+    const value = await task.run(shared.backend, args, { signal, now: shared.now });
+    const max = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    const key = Array.isArray(value["entries"]) ? "entries" : "urls";
+    const clean = (settings.revealSecrets === true ? value : maskSecretFields(value)) as Record<
+      string,
+      unknown
+    >;
+    const fitted = fitList(clean, key, max) ?? { note: `The result is over ${max} bytes.` };
+    const text = shared.backend.maskCredentials(JSON.stringify(fitted));
+    return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
+  } catch (error) {
+    return textResult(errorText(error, shared.backend.maskCredentials), true);
+  }
 }
 
 /** The answer for a tool that exists but is not served. */

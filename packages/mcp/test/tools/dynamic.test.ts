@@ -34,7 +34,12 @@ describe("--tools dynamic", () => {
     const listed = JSON.parse(
       textOf(await client.callTool({ name: "list_operations", arguments: { toolset: "logs" } })),
     ) as { operations: { name: string; kind: string }[] };
-    expect(listed.operations.map((o) => o.name)).toEqual(["list_logs", "list_events"]);
+    expect(listed.operations.map((o) => o.name)).toEqual([
+      "list_logs",
+      "list_events",
+      "message_history",
+      "failures_by_url",
+    ]);
     expect(listed.operations[0]!.kind).toBe("read");
     const described = JSON.parse(
       textOf(

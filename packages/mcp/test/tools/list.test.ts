@@ -22,9 +22,11 @@ describe("tools/list over stdio", () => {
     for (const c of clients) await c.close();
   });
 
-  it("with --allow-writes, lists one tool per operation of both specs", () => {
-    expect(all.map((t) => t.name).sort()).toEqual(toolSpecs.map((t) => t.name).sort());
-    expect(all.length).toBe(60);
+  it("with --allow-writes, lists one tool per operation of both specs, and the two task tools", () => {
+    expect(all.map((t) => t.name).sort()).toEqual(
+      [...toolSpecs.map((t) => t.name), "message_history", "failures_by_url"].sort(),
+    );
+    expect(all.length).toBe(62);
   });
 
   it("every tool declares the four annotations as booleans", () => {
@@ -64,7 +66,7 @@ describe("tools/list over stdio", () => {
   });
 
   it("read-only by default: lists no write tool", () => {
-    expect(readOnly.length).toBe(toolSpecs.filter((t) => t.method === "GET").length);
+    expect(readOnly.length).toBe(toolSpecs.filter((t) => t.method === "GET").length + 2);
     expect(readOnly.filter((t) => t.annotations?.readOnlyHint !== true)).toEqual([]);
   });
 
@@ -82,7 +84,7 @@ describe("tools/list over stdio", () => {
     const client = await connect(h.emu, ["--toolsets", "teams,audit", "--allow-writes"]);
     try {
       const { tools } = await client.listTools();
-      const sets = new Set(tools.map((t) => toolSpecs.find((s) => s.name === t.name)!.toolset));
+      const sets = new Set(tools.map((t) => toolSpecs.find((s) => s.name === t.name)?.toolset));
       expect([...sets].sort()).toEqual(["audit", "teams"]);
       expect(tools.length).toBe(
         toolSpecs.filter((t) => t.toolset === "teams" || t.toolset === "audit").length,

@@ -17,7 +17,7 @@ const END = "<!-- tools:end -->";
 function render(all: readonly Tool[], sizes: Record<"read" | "all" | "dynamic", number>): string {
   const yes = (value: boolean | undefined) => (value ? "yes" : "no");
   const rows = all.map((t) => {
-    const spec = toolSpecs.find((s) => s.name === t.name)!;
+    const spec = toolSpecs.find((s) => s.name === t.name) ?? { toolset: "logs (task)" };
     const a = t.annotations!;
     return `| \`${t.name}\` | ${spec.toolset} | ${yes(a.readOnlyHint)} | ${yes(a.destructiveHint)} | ${yes(a.idempotentHint)} | ${yes(a.openWorldHint)} |`;
   });
