@@ -7,6 +7,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type CallToolRequest,
   type CallToolResult,
   type Tool,
   type ToolAnnotations,
@@ -25,6 +26,7 @@ import { ConfirmationStore } from "./confirm.js";
 import { errorText } from "./errors.js";
 import { maskSecretFields } from "./redact.js";
 import { TASKS, type Task } from "./tasks.js";
+import { withTraceContext } from "./trace-context.js";
 import type { JsonSchema, ToolSpec } from "./tool-spec.js";
 import { VERSION } from "../version.js";
 
@@ -238,7 +240,13 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
     tools: dynamic ? dynamicTools(settings) : [...served.map(toolOf), ...tasks.map((t) => t.tool)],
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    withTraceContext(request.params._meta, () => handleCall(request, extra)),
+  );
+  const handleCall = async (
+    request: CallToolRequest,
+    extra: { signal: AbortSignal },
+  ): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const call = (spec: ToolSpec, toolArgs: Record<string, unknown>) =>
@@ -310,7 +318,7 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     return call(spec, args);
-  });
+  };
   return server;
 }
 
