@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarise } from "./lib/test-summary.mjs";
-import { ensureTool } from "./lib/tool-download.mjs";
+import { nodeBinary } from "./lib/node-binary.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"];
@@ -42,21 +42,6 @@ function run(command, args, cwd = root) {
     });
     child.once("exit", (code, signal) => resolve(signal ? `${signal}` : code));
   });
-}
-
-/** The `node` binary of a Node major version, installed from the npm registry on first use. */
-async function nodeBinary(major) {
-  const dir = join(root, ".tools", `node-${major}`);
-  const bin = join(dir, "node_modules", "node", "bin", "node");
-  const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund"];
-  await ensureTool({
-    name: `node@${major}`,
-    command: "npm",
-    args: [...args, "--loglevel=error", `node@${major}`],
-    installed: () => existsSync(bin),
-    reset: () => rmSync(dir, { recursive: true, force: true }),
-  });
-  return bin;
 }
 
 // One download budget for this run and every process it starts (scripts/lib/tool-download.mjs).
