@@ -18,6 +18,8 @@ Options:
   --reveal-secrets          show secret fields (passwords, tokens) in results (default: masked)
   --deadline-ms N           bound on each call, retries included, milliseconds
   --base-url URL            send every request to URL (e.g. an emulator)
+  --redis-url URL           share the rate-limit budget with the other instances through Redis
+                            (needs @api-clients/rate-limit-redis installed beside this package)
   --http                    serve Streamable HTTP (stateless) instead of stdio
   --port N                  HTTP port (default: 8787; 0 picks a free one)
   --host HOST               HTTP interface (default: 127.0.0.1)
@@ -45,6 +47,7 @@ export interface CliOptions {
   revealSecrets: boolean;
   deadlineMs: number | undefined;
   baseUrl: string | undefined;
+  redisUrl: string | undefined;
   http: boolean;
   port: number;
   host: string;
@@ -78,6 +81,7 @@ export function parseOptions(
         "reveal-secrets": { type: "boolean" },
         "deadline-ms": { type: "string" },
         "base-url": { type: "string" },
+        "redis-url": { type: "string" },
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
@@ -115,6 +119,7 @@ export function parseOptions(
     revealSecrets: values["reveal-secrets"] === true,
     deadlineMs: integer("deadline-ms", values["deadline-ms"], 1),
     baseUrl: values["base-url"],
+    redisUrl: values["redis-url"],
     http: values.http === true,
     port: integer("port", values.port, 0) ?? 8787,
     host: values.host ?? "127.0.0.1",

@@ -45,6 +45,28 @@ async function startSeededEmulator(io: RunIo) {
   return emulator;
 }
 
+/**
+ * The rate limiter of `--redis-url`, shared by both clients (an optional add-on, installed beside
+ * this package only by those who use it); `null` after saying why it cannot be made.
+ */
+async function redisLimiter(url: string, io: RunIo) {
+  const addOn = await import("@api-clients/rate-limit-redis").catch(() => undefined);
+  if (addOn === undefined) {
+    io.stderr.write(
+      "api-clients-mcp: --redis-url needs @api-clients/rate-limit-redis: npm install @api-clients/rate-limit-redis\n",
+    );
+    return null;
+  }
+  try {
+    return addOn.createRedisRateLimiter({ url });
+  } catch (error) {
+    io.stderr.write(
+      `api-clients-mcp: --redis-url: ${(error as Error).message.replace(/^url: /, "")}\n`,
+    );
+    return null;
+  }
+}
+
 /** Runs `api-clients-mcp` with `argv`; resolves to the exit code once the server stops. */
 export async function run(argv: readonly string[], io: RunIo): Promise<number> {
   let options: CliOptions;
@@ -59,9 +81,15 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
+  const rateLimiter =
+    options.redisUrl === undefined ? undefined : await redisLimiter(options.redisUrl, io);
+  if (rateLimiter === null) return 2;
   const emulator = options.emulator ? await startSeededEmulator(io) : undefined;
   const baseUrl = emulator?.url ?? options.baseUrl;
-  const common = baseUrl === undefined ? {} : { baseUrl };
+  const common = {
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    ...(rateLimiter === undefined ? {} : { rateLimiter }),
+  };
   const backend = new Backend({
     env: io.env,
     logs: { ...common, ...(emulator ? { token: emulator.credentials.logsToken } : {}) },
@@ -88,11 +116,13 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
     });
     if (served === undefined) {
       await emulator?.close();
+      await rateLimiter?.close();
       return 1;
     }
     io.stderr.write(`api-clients-mcp: listening on ${served.url}\n`);
     await served.closed;
     await emulator?.close();
+    await rateLimiter?.close();
     return 0;
   }
   const server = createServer(shared, settings);
@@ -108,5 +138,6 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
   await closed;
   await server.close();
   await emulator?.close();
+  await rateLimiter?.close();
   return 0;
 }
