@@ -5,6 +5,7 @@
 // annotations from (method, `idempotent`, `irreversible`). The operations, their retry safety and their
 // irreversibility come from the one spec compiler (scripts/lib/openapi.mjs); a new operation in a spec
 // becomes a tool with no hand edit.
+import { rawParam } from "./cli-table.mjs";
 import { compileOperations, resolveRef } from "./openapi.mjs";
 
 /** A description on one line (the spec folds long ones). */
@@ -140,17 +141,6 @@ function listOrOne(schema) {
     return schema;
   const { oneOf: _oneOf, ...rest } = schema;
   return { ...rest, ...list };
-}
-
-/** The spec's parameter object of `name` in `where` (the operation's wins over the path's). */
-function rawParam(doc, item, op, name, where) {
-  for (const list of [op.parameters ?? [], item.parameters ?? []]) {
-    for (const raw of list) {
-      const p = resolveRef(doc, raw);
-      if (p?.name === name && p?.in === where) return p;
-    }
-  }
-  return undefined;
 }
 
 /** The tools of one spec. */

@@ -5,7 +5,7 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "@api-clients
 import { createManagementClient, type ManagementClient } from "@api-clients/management-client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** The committed binary (it runs dist/cli.js). */
@@ -60,4 +60,19 @@ export function useEmulator(options: EmulatorOptions = {}) {
 export function textOf(result: unknown): string {
   const content = (result as { content: { type: string; text?: string }[] }).content;
   return content[0]?.text ?? "";
+}
+
+/** The four annotations every tool must declare. */
+export const ANNOTATIONS = [
+  "readOnlyHint",
+  "destructiveHint",
+  "idempotentHint",
+  "openWorldHint",
+] as const;
+
+/** `tool.annotation` for each of the four annotations a tool leaves out or gives a non-boolean. */
+export function missingAnnotations(tools: readonly Tool[]): string[] {
+  return tools.flatMap((t) =>
+    ANNOTATIONS.filter((a) => typeof t.annotations?.[a] !== "boolean").map((a) => `${t.name}.${a}`),
+  );
 }

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { toolSpecs } from "../../src/generated/tools.js";
-import { connect, useEmulator } from "../support/server.js";
+import { connect, missingAnnotations, useEmulator } from "../support/server.js";
 
 const h = useEmulator();
-const ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 describe("tools/list over stdio", () => {
   let all: Tool[];
@@ -30,12 +29,7 @@ describe("tools/list over stdio", () => {
   });
 
   it("every tool declares the four annotations as booleans", () => {
-    const missing = all.flatMap((t) =>
-      ANNOTATIONS.filter((a) => typeof t.annotations?.[a] !== "boolean").map(
-        (a) => `${t.name}.${a}`,
-      ),
-    );
-    expect(missing).toEqual([]);
+    expect(missingAnnotations(all)).toEqual([]);
   });
 
   it("annotations follow the spec: GET reads, x-irreversible destroys, x-idempotent repeats", () => {
