@@ -19,6 +19,7 @@ import * as prettier from "prettier";
 import ts from "typescript";
 import { parse } from "yaml";
 import { cliTable } from "./lib/cli-table.mjs";
+import { mcpTable } from "./lib/mcp-table.mjs";
 import { compileOperations, componentValueSets } from "./lib/openapi.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,6 +39,7 @@ const TARGETS = {
   ],
   emulator: [{ file: "operations.ts", spec: "specs/*.openapi.yaml", emit: emulatorTables }],
   cli: [{ file: "operations.ts", spec: "specs/*.openapi.yaml", emit: commandLineTable }],
+  mcp: [{ file: "tools.ts", spec: "specs/*.openapi.yaml", emit: mcpToolTable }],
 };
 
 const load = async (spec) => parse(await readFile(join(root, spec), "utf8"));
@@ -188,6 +190,15 @@ export async function commandLineTable() {
     management: await load("specs/management.openapi.yaml"),
   };
   return cliTable(docs, literal, Code);
+}
+
+/** Both specs as the MCP server's tool table (scripts/lib/mcp-table.mjs). */
+export async function mcpToolTable() {
+  const docs = {
+    logs: await load("specs/logs.openapi.yaml"),
+    management: await load("specs/management.openapi.yaml"),
+  };
+  return mcpTable(docs, literal);
 }
 
 async function render(target) {

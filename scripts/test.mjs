@@ -15,8 +15,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarise } from "./lib/test-summary.mjs";
-import { RUNTIME_TOOLS } from "./lib/runtime-tools.mjs";
-import { downloadSummary, ensureCachedNpmTool } from "./lib/tool-download.mjs";
+import { downloadSummary } from "./lib/tool-download.mjs";
+import { nodeBinary } from "./lib/node-binary.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"];
@@ -45,15 +45,6 @@ function run(command, args, cwd = root) {
     });
     child.once("exit", (code, signal) => resolve(signal ? `${signal}` : code));
   });
-}
-
-/**
- * The `node` binary of a Node major version from the machine's cache, downloaded on first use: the
- * pinned version the runtime test uses too, else the latest of that major.
- */
-async function nodeBinary(major) {
-  const tool = RUNTIME_TOOLS[`node${major}`] ?? { spec: `node@${major}`, file: "bin/node" };
-  return join(await ensureCachedNpmTool(tool), "bin", "node");
 }
 
 // One download budget for this run and every process it starts (scripts/lib/tool-download.mjs).

@@ -58,7 +58,7 @@ function input(doc, { name, where, required, compiled, node, schema }) {
 }
 
 /** The spec's own parameter object of `name` in `where` (the operation's wins over the path's). */
-function rawParam(doc, item, op, name, where) {
+export function rawParam(doc, item, op, name, where) {
   for (const list of [op.parameters ?? [], item.parameters ?? []]) {
     for (const raw of list) {
       const p = resolveRef(doc, raw);

@@ -12,6 +12,7 @@ const GENERATED = [
   "packages/management-client/src/generated/operations.ts",
   "packages/emulator/src/generated/operations.ts",
   "packages/cli/src/generated/operations.ts",
+  "packages/mcp/src/generated/tools.ts",
 ];
 
 /** A scratch copy of the specs, the codegen script and the committed generated files. */
@@ -76,6 +77,7 @@ describe("pnpm generate", () => {
       "packages/logs-client/src/generated/operations.ts",
       "packages/emulator/src/generated/operations.ts",
       "packages/cli/src/generated/operations.ts",
+      "packages/mcp/src/generated/tools.ts",
     ]);
     expect(read("packages/cli/src/generated/operations.ts")).toMatch(
       /name: "sourceRegion",\s+in: "query",\s+required: false,\s+description: "Only entries published from this region\.",/,

@@ -39,8 +39,9 @@ describe("turbo generate inputs", () => {
     expect(specsOf("@api-clients/management-client#generate")).toEqual([MANAGEMENT]);
     expect(specsOf("@api-clients/emulator#generate").sort()).toEqual([LOGS, MANAGEMENT]);
     expect(specsOf("@api-clients/cli#generate").sort()).toEqual([LOGS, MANAGEMENT]);
+    expect(specsOf("@api-clients/mcp#generate").sort()).toEqual([LOGS, MANAGEMENT]);
     expect(specsOf("@api-clients/core#generate")).toEqual([]);
-    for (const task of ["logs-client", "management-client", "emulator", "cli"]) {
+    for (const task of ["logs-client", "management-client", "emulator", "cli", "mcp"]) {
       expect(inputs[`@api-clients/${task}#generate`]).toContain("../../scripts/generate.mjs");
     }
   });

@@ -1,0 +1,9 @@
+// The `api-clients-mcp` binary's entry: runs the server on the process's streams.
+import { run } from "./run.js";
+
+process.exitCode = await run(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

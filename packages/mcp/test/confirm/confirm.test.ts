@@ -1,0 +1,113 @@
+// A destructive call is sent only once a person confirmed it: counted in the emulator's request log.
+import { describe, expect, it } from "vitest";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { connect, textOf, useEmulator } from "../support/server.js";
+
+const h = useEmulator();
+
+/** The deleteDatabase requests the emulator received. */
+const deletes = () => h.emu.requests().filter((r) => r.operationId === "deleteDatabase").length;
+
+async function twoDatabases() {
+  const a = await h.m.request("createDatabase", {
+    body: { database_name: "a", primary_region: "us-east-1", platform: "aws" },
+  } as never);
+  const b = await h.m.request("createDatabase", {
+    body: { database_name: "b", primary_region: "us-east-1", platform: "aws" },
+  } as never);
+  return [(a as { database_id: string }).database_id, (b as { database_id: string }).database_id];
+}
+
+interface Preview {
+  confirmation_required: {
+    request: { method: string; url: string };
+    confirmation_token: string;
+  };
+}
+
+describe("two-step confirmation (a client without elicitation)", () => {
+  it("0 requests without a token, 0 with a token of other arguments, exactly 1 with the token, 0 on its second use", async () => {
+    const [a, b] = await twoDatabases();
+    const client = await connect(h.emu, ["--allow-writes"]);
+    try {
+      const first = await client.callTool({ name: "delete_database", arguments: { id: a } });
+      expect(first.isError).toBeFalsy();
+      const preview = first.structuredContent as unknown as Preview;
+      expect(preview.confirmation_required.request.method).toBe("DELETE");
+      expect(preview.confirmation_required.request.url).toBe(`${h.emu.url}/v2/redis/database/${a}`);
+      expect(deletes()).toBe(0);
+
+      const token = preview.confirmation_required.confirmation_token;
+      const other = await client.callTool({
+        name: "delete_database",
+        arguments: { id: b, confirmation_token: token },
+      });
+      expect(other.isError).toBe(true);
+      expect(textOf(other)).toContain("issued for other arguments");
+      expect(deletes()).toBe(0);
+
+      // The refused attempt spent the token: a fresh one for `a`.
+      const again = await client.callTool({ name: "delete_database", arguments: { id: a } });
+      const token2 = (again.structuredContent as unknown as Preview).confirmation_required
+        .confirmation_token;
+      const sent = await client.callTool({
+        name: "delete_database",
+        arguments: { id: a, confirmation_token: token2 },
+      });
+      expect(sent.isError).toBeFalsy();
+      expect(textOf(sent)).toBe("OK");
+      expect(deletes()).toBe(1);
+
+      const reused = await client.callTool({
+        name: "delete_database",
+        arguments: { id: a, confirmation_token: token2 },
+      });
+      expect(reused.isError).toBe(true);
+      expect(textOf(reused)).toContain("already used");
+      expect(deletes()).toBe(1);
+      expect((await h.m.databases.list()).map((d) => d.database_id)).toEqual([b]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a non-destructive write is sent at once", async () => {
+    const [a] = await twoDatabases();
+    const client = await connect(h.emu, ["--allow-writes"]);
+    try {
+      const renamed = await client.callTool({
+        name: "rename_database",
+        arguments: { id: a, body: { name: "renamed" } },
+      });
+      expect(renamed.isError).toBeFalsy();
+      expect(h.emu.requests().filter((r) => r.operationId === "renameDatabase")).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("confirmation through elicitation", () => {
+  it.each([
+    ["accepts", { action: "accept", content: { confirm: true } }, 1],
+    ["declines", { action: "decline" }, 0],
+    ["accepts without ticking confirm", { action: "accept", content: { confirm: false } }, 0],
+  ] as const)("the person %s: the number of requests it sends", async (_, answer, want) => {
+    const [a] = await twoDatabases();
+    const client = await connect(h.emu, ["--allow-writes"], { elicitation: { form: {} } });
+    const messages: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      messages.push(String((request.params as { message: string }).message));
+      return answer as never;
+    });
+    try {
+      await client.callTool({ name: "delete_database", arguments: { id: a } });
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toContain(`DELETE ${h.emu.url}/v2/redis/database/${a}`);
+      expect(messages[0]).not.toContain(h.emu.credentials.apiKey);
+      expect(deletes()).toBe(want);
+    } finally {
+      await client.close();
+    }
+  });
+});
