@@ -292,3 +292,28 @@ describe("the in-process limiter and the gate on controlled time: exact waits", 
     expect(clock.waits).toEqual([420, 400]);
   });
 });
+
+describe("W3: what a limiter holds for a call is free once the call ends", () => {
+  it("ending a call aborts the signal its limiter was given, so a reservation can be given back", async () => {
+    const clock = controlledClock(1_800_000_000_000);
+    const signals: AbortSignal[] = [];
+    const gate = createRateLimitGate(
+      {
+        acquire: (_, context) => {
+          signals.push(context.signal);
+          return 5_000; // past the deadline: the call is refused
+        },
+        report: () => undefined,
+      },
+      "http://x",
+      "Bearer t",
+      clock,
+    );
+    const call = gatedCall(clock, 1_000, []);
+    await rejection(Promise.resolve().then(() => gate.pace(call, 1)));
+    expect(signals[0]!.aborted).toBe(false);
+    gate.end(call);
+    expect(signals[0]!.aborted).toBe(true);
+    expect((signals[0]!.reason as DOMException).message).toBe("the call ended");
+  });
+});
