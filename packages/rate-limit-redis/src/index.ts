@@ -240,7 +240,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       const reply = await within(command(), share(commandTimeoutMs), stop);
       const value = check(reply);
       if (value === undefined) throw new WrongReply(reply);
-      if (breaker.succeeded()) {
+      // After trouble that was said (or the breaker opened), say once that it is over.
+      if (breaker.succeeded() || warned.size > 0) {
         warned.clear();
         context.warn(`rate limiter: Redis at ${at} answers again; the budget is shared again`);
       }
