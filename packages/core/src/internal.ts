@@ -45,6 +45,5 @@ export {
   RESET_MARGIN_MS,
   shown,
   type RateLimitWindow,
-  type RejectedValue,
 } from "./internal/rate-limit-headers.js";
 export { createRateLimitGate, remainingMs, type GateClock } from "./internal/rate-limit-gate.js";

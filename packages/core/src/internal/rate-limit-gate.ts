@@ -5,7 +5,7 @@
 import { AbortError } from "../errors.js";
 import type { RateLimitAnswer, RateLimitContext, RateLimiter } from "../options.js";
 import { seconds, type Deadline } from "./deadline.js";
-import { isoDate, readWindow, RESET_MARGIN_MS, type RejectedValue } from "./rate-limit-headers.js";
+import { isoDate, readWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
 import { budgetKey } from "./rate-limit.js";
 import { sleep } from "./sleep.js";
 
@@ -87,7 +87,7 @@ class Context implements RateLimitContext {
   /** Stops the deadline's timer and aborts the signal: the call holds nothing any more. */
   end(): void {
     clearTimeout(this.#timer);
-    this.#ended?.abort(new DOMException("the call ended", "AbortError"));
+    this.#ended?.abort();
   }
 }
 
@@ -105,17 +105,15 @@ export function createRateLimitGate(
   /** The headers already warned about (one `warning` per header per client, at most six). */
   const warned = new Set<string>();
   function warnRejected(call: GatedCall, headers: Headers, now: number): void {
-    const rejected: RejectedValue[] = [];
+    const rejected: string[] = [];
     readWindow(headers, "burst", now, rejected);
     readWindow(headers, "daily", now, rejected);
-    for (const { header, value, why } of rejected) {
+    for (const value of rejected) {
+      const header = value.slice(0, value.indexOf(":"));
       if (warned.has(header)) continue;
       warned.add(header);
-      const window = header.startsWith("Burst") ? "burst window" : "daily quota";
-      call.watch.warn(
-        `rate limit: ignored ${header}: ${value} (${why}); the ${window} is treated as unknown ` +
-          "for such answers, never as a reason to wait",
-      );
+      const window = header[0] === "B" ? "burst window" : "daily quota";
+      call.watch.warn(`rate limit: ignored ${value}: no ${window} can mean it; not waited for`);
     }
   }
   /** `pace` once the limiter answered with a promise or a wait. */
@@ -132,21 +130,18 @@ export function createRateLimitGate(
         waitMs = await (answer ?? limiter.acquire(key, context));
       } catch (error) {
         if (call.signal.aborted) throw new AbortError(call.signal.reason);
-        context.warn(
-          `rate limiter failed (${describe(error)}); this attempt goes ahead without its pacing`,
-        );
+        context.warn(`rate limiter failed (${describe(error)}); this attempt goes ahead unpaced`);
         return waited;
       }
       answer = undefined;
       if (!(waitMs > 0)) return waited;
       const delayMs = Math.ceil(waitMs) + RESET_MARGIN_MS;
       if (call.deadline.crossedBy(delayMs)) {
-        const until = isoDate(clock.now() + waitMs);
         throw call.deadline.exceeded(
           { method: call.method, url: call.url, attempts: attempt - 1 },
-          `not sent: the rate limit has nothing left ` +
-            (until === undefined ? "for longer than a date can hold" : `until ${until}`) +
-            ` (${seconds(waitMs)} from now), past the ${call.deadline.remaining()} ms left of it`,
+          `not sent: the rate limit has nothing left until ` +
+            `${isoDate(clock.now() + waitMs) ?? "past a Date's range"} (${seconds(waitMs)} from ` +
+            `now), past the ${call.deadline.remaining()} ms left of it`,
         );
       }
       call.watch.rateLimitWait(attempt, delayMs);

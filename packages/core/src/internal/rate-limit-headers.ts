@@ -15,16 +15,6 @@ export interface RateLimitWindow {
   readonly reset?: number | undefined;
 }
 
-/** A header value a window of its kind cannot mean: the window is unknown for that answer. */
-export interface RejectedValue {
-  /** The header, as the service spells it (`Burst-RateLimit-Reset`). */
-  readonly header: string;
-  /** The value as sent, cut to 40 characters, anything but printable ASCII shown as `?`. */
-  readonly value: string;
-  /** Why it cannot be meant, e.g. `more than 2 s ahead`. */
-  readonly why: string;
-}
-
 /** A Reset below this is read as delta-seconds (the IETF draft's form), above as Unix seconds. */
 const UNIX_SECONDS_FLOOR = 1_000_000_000;
 
@@ -37,74 +27,49 @@ export const MAX_COUNT = 2 ** 31;
  */
 export const MAX_RESET_AHEAD_MS: Readonly<Record<RateLimitScope, number>> = {
   burst: 2_000,
-  daily: 86_400_000 + 1_000,
+  daily: 86_401_000,
 };
 
-const NAMES: Record<RateLimitScope, readonly [string, string, string]> = {
-  burst: ["Burst-RateLimit-Limit", "Burst-RateLimit-Remaining", "Burst-RateLimit-Reset"],
-  daily: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
-};
-
-/** A header value safe to show: printable ASCII only, at most 40 characters. */
+/** A header value safe to show: printable ASCII only (else `?`), at most 40 characters. */
 export function shown(raw: string): string {
-  const clean = raw.replace(/[^\x20-\x7e]/g, "?");
-  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
-}
-
-/** `undefined` when absent; a number; or why the value cannot be meant. */
-function count(raw: string | undefined, isLimit: boolean): number | string | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) return "not a whole number ≥ 0";
-  const value = Number(raw);
-  if (value > MAX_COUNT) return "past 2^31";
-  return isLimit && value === 0 ? "a limit of 0" : value;
-}
-
-function resetAt(raw: string | undefined, scope: RateLimitScope, now: number) {
-  if (raw === undefined) return undefined;
-  if (!/^\d+(?:\.\d+)?$/.test(raw)) return "not a number of seconds";
-  const seconds = Number(raw);
-  const at = seconds < UNIX_SECONDS_FLOOR ? now + seconds * 1000 : Math.round(seconds * 1000);
-  const ahead = MAX_RESET_AHEAD_MS[scope];
-  if (!(at - now <= ahead)) {
-    return scope === "burst" ? "more than 2 s ahead (a 1-second window)" : "more than a day ahead";
-  }
-  return [at, seconds] as const;
+  return raw.replace(/[^ -~]/g, "?").slice(0, 40);
 }
 
 /**
  * The window of one scope stated by `headers`, or undefined when they state none of its three
  * counters, or when one of them is outside the window's bounds (a limit of 0, a count that is not a
  * whole number or past 2^31, a burst reset more than 2 s ahead, a daily one more than a day ahead):
- * then `rejected` (when given) receives the value and why.
+ * then `rejected` (when given) receives `<Header>: <value>` for it.
  */
 export function readWindow(
   headers: Headers,
   scope: RateLimitScope,
   now: number = Date.now(),
-  rejected?: RejectedValue[],
+  rejected?: string[],
 ): RateLimitWindow | undefined {
-  const names = NAMES[scope];
-  const raw = names.map((name) => {
-    const value = headers.get(name)?.trim();
-    return value === "" ? undefined : value;
-  });
-  const read = [count(raw[0], true), count(raw[1], false), resetAt(raw[2], scope, now)];
+  const prefix = scope === "burst" ? "Burst-RateLimit-" : "RateLimit-";
+  let stated = false;
   let bad = false;
-  read.forEach((value, i) => {
-    if (typeof value !== "string") return;
-    bad = true;
-    rejected?.push({ header: names[i]!, value: shown(raw[i]!), why: value });
+  let reset: number | undefined;
+  const [limit, remaining, resetAt] = ["Limit", "Remaining", "Reset"].map((counter, i) => {
+    const raw = headers.get(prefix + counter)?.trim();
+    if (!raw) return undefined;
+    stated = true;
+    const value = /^\d+(?:\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+    const at = value < UNIX_SECONDS_FLOOR ? now + value * 1000 : Math.round(value * 1000);
+    const ok =
+      i < 2
+        ? Number.isInteger(value) && value <= MAX_COUNT && (i > 0 || value > 0)
+        : at - now <= MAX_RESET_AHEAD_MS[scope];
+    if (!ok) {
+      bad = true;
+      rejected?.push(`${prefix}${counter}: ${shown(raw)}`);
+    }
+    if (i < 2) return value;
+    reset = value;
+    return at;
   });
-  if (bad || read.every((value) => value === undefined)) return undefined;
-  const reset = read[2] as readonly [number, number] | undefined;
-  return {
-    scope,
-    limit: read[0] as number | undefined,
-    remaining: read[1] as number | undefined,
-    resetAt: reset?.[0],
-    reset: reset?.[1],
-  };
+  return bad || !stated ? undefined : { scope, limit, remaining, resetAt, reset };
 }
 
 /**

@@ -135,14 +135,9 @@ export const MAX_INTERVAL_MS = 2 ** 31 - 1;
 /** Throws a `TypeError` naming the field unless `limit` is a limit a window can keep. */
 export function checkConfiguredLimit(limit: ConfiguredLimit | undefined): void {
   if (limit === undefined) return;
-  const { requests, intervalMs } = limit;
-  if (!(Number.isSafeInteger(requests) && requests > 0 && requests <= MAX_COUNT)) {
-    throw new TypeError(`limit.requests: must be a whole number from 1 to 2^31 (got ${requests})`);
-  }
-  if (!(typeof intervalMs === "number" && intervalMs > 0 && intervalMs <= MAX_INTERVAL_MS)) {
-    throw new TypeError(
-      `limit.intervalMs: must be a number of milliseconds from 1 to ${MAX_INTERVAL_MS} (got ${intervalMs})`,
-    );
+  const { requests: n, intervalMs: ms } = limit;
+  if (!(Number.isSafeInteger(n) && n > 0 && n <= MAX_COUNT && ms > 0 && ms <= MAX_INTERVAL_MS)) {
+    throw new TypeError(`limit: requests must be 1 to 2^31, intervalMs 1 to ${MAX_INTERVAL_MS}`);
   }
 }
 

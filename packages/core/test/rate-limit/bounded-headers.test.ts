@@ -48,8 +48,7 @@ describe("X1: a reset past what a Date can hold", () => {
     for (let i = 0; i < 3; i++) expect(await api.request("getThing", {})).toEqual({ ok: true });
     expect(server.requests).toHaveLength(3);
     expect(warningsOf(events)).toEqual([
-      "rate limit: ignored Burst-RateLimit-Reset: 9000000000000 (more than 2 s ahead (a 1-second window)); " +
-        "the burst window is treated as unknown for such answers, never as a reason to wait",
+      "rate limit: ignored Burst-RateLimit-Reset: 9000000000000: no burst window can mean it; not waited for",
     ]);
   });
 
@@ -70,11 +69,12 @@ describe("X1: a reset past what a Date can hold", () => {
   );
 
   it("limit: { intervalMs: Infinity } is refused when the limiter is made, naming the field", () => {
+    const refused = "limit: requests must be 1 to 2^31, intervalMs 1 to 2147483647";
     expect(() => createRateLimiter({ limit: { requests: 1, intervalMs: Infinity } })).toThrow(
-      "limit.intervalMs: must be a number of milliseconds from 1 to 2147483647 (got Infinity)",
+      refused,
     );
     expect(() => createRateLimiter({ limit: { requests: 2 ** 40, intervalMs: 1_000 } })).toThrow(
-      /^limit\.requests: must be a whole number from 1 to 2\^31/,
+      refused,
     );
   });
 });
@@ -84,17 +84,17 @@ describe("H1, W1, W2: values no window of their kind can mean are unknown, never
     [
       "H1: Burst-RateLimit-Limit: 0",
       { "burst-ratelimit-limit": "0" },
-      "Burst-RateLimit-Limit: 0 (a limit of 0)",
+      "Burst-RateLimit-Limit: 0: no burst window",
     ],
     [
       "W1: a burst reset a day ahead",
       { "burst-ratelimit-limit": "5", "burst-ratelimit-reset": "86400" },
-      "Burst-RateLimit-Reset: 86400 (more than 2 s ahead (a 1-second window))",
+      "Burst-RateLimit-Reset: 86400: no burst window",
     ],
     [
       "W2: a burst limit of 2^64 − 1",
       { "burst-ratelimit-limit": "18446744073709551615" },
-      "Burst-RateLimit-Limit: 18446744073709551615 (past 2^31)",
+      "Burst-RateLimit-Limit: 18446744073709551615: no burst window",
     ],
   ])("%s: the next calls are sent at once, one warning names it", async (_, headers, named) => {
     answerOnce({
@@ -128,9 +128,11 @@ describe("H1, W1, W2: values no window of their kind can mean are unknown, never
     for (let i = 0; i < 4; i++) await api.request("getThing", {});
     expect(warningsOf(events)).toEqual([
       expect.stringMatching(
-        /^rate limit: ignored RateLimit-Remaining: -1 \(not a whole number ≥ 0\); the daily quota/,
+        /^rate limit: ignored RateLimit-Remaining: -1: no daily quota can mean it/,
       ),
-      expect.stringMatching(/^rate limit: ignored RateLimit-Reset: \d+ \(more than a day ahead\)/),
+      expect.stringMatching(
+        /^rate limit: ignored RateLimit-Reset: \d+: no daily quota can mean it/,
+      ),
     ]);
   });
 
@@ -139,7 +141,7 @@ describe("H1, W1, W2: values no window of their kind can mean are unknown, never
     const events: LogEvent[] = [];
     await testApi(server.url, { logger: (e) => events.push(e) }).request("getThing", {});
     const [warning] = warningsOf(events);
-    expect(warning).toContain(`Burst-RateLimit-Limit: ?${"9".repeat(39)}… (`);
+    expect(warning).toContain(`Burst-RateLimit-Limit: ?${"9".repeat(39)}: no burst`);
     expect(warning!.length).toBeLessThan(250);
   });
 
@@ -278,7 +280,7 @@ describe("the in-process limiter and the gate on controlled time: exact waits", 
       Promise.resolve().then(() => gate.pace(gatedCall(clock, 3_000, []), 1)),
     );
     expect(error).toBeInstanceOf(ApiClientError);
-    expect((error as Error).message).toContain("nothing left for longer than a date can hold");
+    expect((error as Error).message).toContain("nothing left until past a Date's range");
   });
 
   it("a configured window paces exactly: 2 per 400 ms", async () => {
@@ -314,6 +316,6 @@ describe("W3: what a limiter holds for a call is free once the call ends", () =>
     expect(signals[0]!.aborted).toBe(false);
     gate.end(call);
     expect(signals[0]!.aborted).toBe(true);
-    expect((signals[0]!.reason as DOMException).message).toBe("the call ended");
+    expect((signals[0]!.reason as DOMException).name).toBe("AbortError");
   });
 });
