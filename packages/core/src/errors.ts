@@ -1,7 +1,12 @@
 import { describeStatus } from "./internal/status-text.js";
 import { redactUrl, truncate } from "./internal/redact.js";
 import { parseRetryAfterMs } from "./internal/retry-after.js";
-import { refusingWindow, type RateLimitScope } from "./internal/rate-limit-headers.js";
+import {
+  isoDate,
+  readWindow,
+  refusingWindow,
+  type RateLimitScope,
+} from "./internal/rate-limit-headers.js";
 
 /** Static key under which each error class keeps its brand symbol. */
 const BRAND_KEY = Symbol.for("api-clients.error.brand");
@@ -209,29 +214,30 @@ export interface RateLimitInfo {
   limit?: number;
   /** `RateLimit-Remaining`: requests left in the window. */
   remaining?: number;
-  /** `RateLimit-Reset`: when the window resets, as sent by the server. */
+  /** `RateLimit-Reset`: when the window resets, as sent by the server (Unix seconds or seconds from now). */
   reset?: number;
   /** `Burst-RateLimit-Limit`: requests allowed in the burst window. */
   burstLimit?: number;
   /** `Burst-RateLimit-Remaining`: requests left in the burst window. */
   burstRemaining?: number;
-  /** `Burst-RateLimit-Reset`: when the burst window resets, as sent by the server. */
+  /** `Burst-RateLimit-Reset`: when the burst window resets, as sent (Unix seconds or seconds from now). */
   burstReset?: number;
 }
 
 /**
- * The six counters, in {@link RateLimitInfo}'s order: `limit` from `ratelimit-limit`, …, `burstReset`
- * from `burst-ratelimit-reset`.
+ * The six counters, from the same bounded read as the rate-limit gate and {@link RateLimitError}'s
+ * `scope`, `limit`, `remaining` and `resetAt`: a window with a value outside its bounds states none.
  */
-function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
-  let info: Record<string, number> | undefined;
-  for (const burst of ["", "burst"]) {
-    for (const counter of ["limit", "remaining", "reset"]) {
-      const raw = headers.get(`${burst && "burst-"}ratelimit-${counter}`);
-      if (raw === null || raw.trim() === "") continue;
-      const value = Number(raw);
-      if (!Number.isFinite(value)) continue;
-      (info ??= {})[burst ? burst + counter[0]!.toUpperCase() + counter.slice(1) : counter] = value;
+function rateLimitInfo(headers: Headers, now: number): RateLimitInfo | undefined {
+  let info: RateLimitInfo | undefined;
+  for (const scope of ["daily", "burst"] as const) {
+    const window = readWindow(headers, scope, now);
+    if (window === undefined) continue;
+    const fields = { limit: window.limit, remaining: window.remaining, reset: window.reset };
+    for (const [name, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      const key = scope === "burst" ? `burst${name[0]!.toUpperCase()}${name.slice(1)}` : name;
+      (info ??= {})[key as keyof RateLimitInfo] = value;
     }
   }
   return info;
@@ -268,7 +274,8 @@ export class RateLimitError extends ApiError {
    */
   constructor(init: ApiErrorInit, message?: string) {
     const { headers, note } = init;
-    const window = refusingWindow(headers);
+    const now = Date.now();
+    const window = refusingWindow(headers, now);
     const { limit, resetAt } = window;
     const retryAfterMs = parseRetryAfterMs(headers);
     const of = limit === undefined ? "" : ` of ${limit} requests`;
@@ -279,7 +286,7 @@ export class RateLimitError extends ApiError {
           ? `daily quota${of} used up`
           : `burst limit${of} reached`,
       resetAt !== undefined
-        ? `try again after ${new Date(resetAt).toISOString()}`
+        ? `try again after ${isoDate(resetAt)}`
         : retryAfterMs !== undefined && note === undefined
           ? `try again in ${Math.round(retryAfterMs / 100) / 10} s`
           : undefined,
@@ -287,7 +294,7 @@ export class RateLimitError extends ApiError {
     ].filter((part) => part !== undefined);
     super({ ...init, note: parts.length === 0 ? undefined : parts.join("; ") }, message);
     this.retryAfterMs = retryAfterMs;
-    this.rateLimit = parseRateLimit(headers);
+    this.rateLimit = rateLimitInfo(headers, now);
     this.scope = window.scope;
     this.limit = limit;
     this.remaining = window.remaining;

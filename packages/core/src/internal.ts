@@ -32,10 +32,18 @@ export {
 } from "./internal/schema.js";
 export type { CheckOptions, RequestCheck } from "./internal/schema.js";
 export type { OperationRules, OperationSpec, ParameterRule, Schema } from "./operation.js";
-export { BURST_WINDOW_MS } from "./internal/rate-limit.js";
 export {
+  BURST_WINDOW_MS,
+  checkConfiguredLimit,
+  createClockedRateLimiter,
+} from "./internal/rate-limit.js";
+export {
+  MAX_COUNT,
+  MAX_RESET_AHEAD_MS,
   readWindow,
   refusingWindow,
   RESET_MARGIN_MS,
+  shown,
   type RateLimitWindow,
 } from "./internal/rate-limit-headers.js";
+export { createRateLimitGate, remainingMs, type GateClock } from "./internal/rate-limit-gate.js";

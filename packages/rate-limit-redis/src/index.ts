@@ -14,9 +14,18 @@ import {
   type RateLimitContext,
   type RateLimiter,
 } from "@api-clients/core";
-import { BURST_WINDOW_MS, readWindow, refusingWindow } from "@api-clients/core/internal";
+import {
+  BURST_WINDOW_MS,
+  checkConfiguredLimit,
+  MAX_RESET_AHEAD_MS,
+  readWindow,
+  refusingWindow,
+  remainingMs,
+  shown,
+} from "@api-clients/core/internal";
 import { Redis } from "ioredis";
-import { ACQUIRE_SCRIPT, REPORT_SCRIPT, ZONE_MS } from "./scripts.js";
+import { Breaker } from "./breaker.js";
+import { ACQUIRE_SCRIPT, RELEASE_SCRIPT, REPORT_SCRIPT, ZONE_MS } from "./scripts.js";
 
 /** Options of {@link createRedisRateLimiter}. */
 export interface RedisRateLimiterOptions {
@@ -35,7 +44,7 @@ export interface RedisRateLimiterOptions {
   limit?: ConfiguredLimit;
   /**
    * Longest wait for one Redis command, in milliseconds; past it (or while Redis is unreachable) the
-   * in-process gate decides. A call never waits longer than its own deadline either.
+   * in-process gate decides. A call waits on Redis at most a quarter of what is left of its deadline.
    * @default 500
    */
   commandTimeoutMs?: number;
@@ -49,12 +58,19 @@ export interface RedisRateLimiter extends RateLimiter {
 
 /** The commands the scripts add to the client. */
 interface ScriptedRedis extends Redis {
-  rateLimitAcquire(key: string, ...args: (string | number)[]): Promise<[number, number]>;
-  rateLimitReport(key: string, ...args: (string | number)[]): Promise<number>;
+  rateLimitAcquire(key: string, ...args: (string | number)[]): Promise<unknown>;
+  rateLimitReport(key: string, ...args: (string | number)[]): Promise<unknown>;
+  rateLimitRelease(key: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** How long the first command waits for the connection to be ready, in milliseconds. */
 const FIRST_CONNECT_MS = 2_000;
+
+/** A call waits on Redis at most this share of what is left of its deadline. */
+const DEADLINE_SHARE = 4;
+
+/** Below this wait on Redis (a short deadline), an attempt is paced in process at once, in ms. */
+const MIN_REDIS_WAIT_MS = 10;
 
 /** `host:port` of a Redis URL, for messages (never its credentials). */
 function where(url: string): string {
@@ -66,27 +82,91 @@ function where(url: string): string {
   }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** Redis gave no answer within the wait a call could spend on it. */
+class NoAnswer extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`no answer within ${waitedMs} ms`);
+  }
 }
 
-/** Resolves or rejects with `promise`, or rejects once `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+/** Redis answered a script with something that is not what the script returns. */
+class WrongReply extends Error {
+  constructor(readonly reply: unknown) {
+    super("wrong reply");
+  }
+}
+
+/** What went wrong with Redis, as one cause (warned once) and the words for it. */
+function cause(error: unknown, key: string): { id: string; text: string } {
+  if (error instanceof NoAnswer) {
+    return { id: "no-answer", text: `did not answer within ${error.waitedMs} ms` };
+  }
+  if (error instanceof WrongReply) {
+    const reply = shown(JSON.stringify(error.reply) ?? String(error.reply));
+    return { id: "wrong-reply", text: `answered the budget script with ${reply}, not a wait` };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (message === "Command timed out") return { id: "no-answer", text: "did not answer in time" };
+  if ((error as { name?: unknown })?.name === "ReplyError") {
+    if (message.startsWith("WRONGTYPE")) {
+      return {
+        id: "wrong-type",
+        text: `holds a value that is not a budget at ${shown(key)} (WRONGTYPE; delete the key)`,
+      };
+    }
+    return {
+      id: `error ${message.split(" ")[0]}`,
+      text: `refused the budget script (${shown(message)})`,
+    };
+  }
+  return { id: "unreachable", text: "cannot be reached (connection refused, closed or not ready)" };
+}
+
+/** Settles as `promise` does, or rejects with {@link NoAnswer} after `ms`, or as `stop` does. */
+async function within<T>(promise: Promise<T>, ms: number, stop: Promise<never>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NoAnswer(ms)), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([promise, late, stop]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Rejects once `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
 }
 
 /** One window of an answer as the report script takes it: limit, remaining, resetAt ('' when not stated). */
 function windowArgs(answer: RateLimitAnswer, scope: "burst" | "daily", now: number): string[] {
+  // Bounded by the reader: whole numbers up to 2^31, resets at most a day ahead, before Lua sees them.
   const stated = readWindow(answer.headers, scope, now);
   if (stated === undefined) return ["", "", ""];
   const refused = answer.status === 429 && refusingWindow(answer.headers, now).scope === scope;
   const remaining = refused ? 0 : stated.remaining;
   return [stated.limit, remaining, stated.resetAt].map((v) => (v === undefined ? "" : String(v)));
+}
+
+/** A slot reserved in a window that had not opened yet: when it opens (this process's clock), and what the script took. */
+interface Slot {
+  readonly opensAt: number;
+  readonly took: readonly number[];
+  taken: boolean;
+}
+
+/** The acquire script's reply, checked: six whole numbers, a wait no longer than a window can mean. */
+function acquireReply(reply: unknown, longestWaitMs: number): number[] | undefined {
+  if (!Array.isArray(reply) || reply.length !== 6) return undefined;
+  if (!reply.every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
+  const [wait, reserved, bKind, , cKind] = reply as number[];
+  if (wait! > longestWaitMs || reserved! > 1 || bKind! > 2 || cKind! > 2) return undefined;
+  return reply as number[];
 }
 
 /**
@@ -105,72 +185,130 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   }
   const prefix = options.keyPrefix ?? "api-clients:rate-limit:";
   const limit = options.limit;
+  checkConfiguredLimit(limit);
+  const commandTimeoutMs = options.commandTimeoutMs ?? 500;
+  if (!(commandTimeoutMs > 0 && commandTimeoutMs <= 60_000)) {
+    throw new TypeError(
+      `commandTimeoutMs: must be a number of milliseconds from 1 to 60000 (got ${commandTimeoutMs})`,
+    );
+  }
+  const at = where(options.url);
+  /** The longest wait a reply may ask for: the daily quota's reset, or the configured window. */
+  const longestWaitMs = Math.max(MAX_RESET_AHEAD_MS.daily, limit?.intervalMs ?? 0) + 1_000;
   const local = createRateLimiter(limit === undefined ? {} : { limit });
   const redis = new Redis(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 500,
+    // A backstop for the commands no call waits for; each call bounds its own wait (see `shared`).
+    commandTimeout: Math.max(commandTimeoutMs, FIRST_CONNECT_MS) + 100,
     lazyConnect: true,
     retryStrategy: (times) => Math.min(100 * times, 1_000),
   }) as ScriptedRedis;
   redis.defineCommand("rateLimitAcquire", { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
   redis.defineCommand("rateLimitReport", { numberOfKeys: 1, lua: REPORT_SCRIPT });
+  redis.defineCommand("rateLimitRelease", { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   // Errors arrive as rejected commands; without a listener ioredis would print each one.
   redis.on("error", () => undefined);
   const connecting = redis.connect().catch(() => undefined);
-  let firstCommand: Promise<unknown> | undefined;
-  let fallingBack = false;
+  const breaker = new Breaker(() => Date.now());
+  /** The causes already warned about since Redis last answered after trouble (one warning each). */
+  const warned = new Set<string>();
   let closed = false;
 
-  /** Runs a command on Redis; on failure, says once that the in-process gate decides until it recovers. */
+  /**
+   * Runs a script on Redis within the wait this call can spend on it, or says why not (once per
+   * cause) and returns undefined: the in-process gate decides then.
+   */
   async function shared<T>(
-    command: () => Promise<T>,
+    key: string,
+    command: () => Promise<unknown>,
+    check: (reply: unknown) => T | undefined,
     context: RateLimitContext,
   ): Promise<T | undefined> {
     if (closed) return undefined;
-    firstCommand ??= Promise.race([
-      connecting,
-      new Promise((resolve) => setTimeout(resolve, FIRST_CONNECT_MS).unref?.()),
-    ]);
+    /** The longest wait for Redis this call can spend now: a share of what is left of its deadline. */
+    const share = (longest: number) =>
+      Math.floor(Math.min(longest, remainingMs(context) / DEADLINE_SHARE));
+    const ready = redis.status === "ready";
+    // A short deadline, or an open breaker: this process paces alone, without waiting on Redis.
+    if (share(ready ? commandTimeoutMs : FIRST_CONNECT_MS) < MIN_REDIS_WAIT_MS) return undefined;
+    if (!breaker.allows()) return undefined;
+    const stop = aborted(context.signal);
+    stop.catch(() => undefined);
     try {
-      await untilAborted(firstCommand, context.signal);
-      const result = await untilAborted(command(), context.signal);
-      if (fallingBack) {
-        fallingBack = false;
-        context.warn(`rate limiter: Redis at ${where(options.url)} answers again; budget shared`);
+      if (!ready) await within(connecting, share(FIRST_CONNECT_MS), stop);
+      const reply = await within(command(), share(commandTimeoutMs), stop);
+      const value = check(reply);
+      if (value === undefined) throw new WrongReply(reply);
+      // After trouble that was said (or the breaker opened), say once that it is over.
+      if (breaker.succeeded() || warned.size > 0) {
+        warned.clear();
+        context.warn(`rate limiter: Redis at ${at} answers again; the budget is shared again`);
       }
-      return result;
+      return value;
     } catch (error) {
       if (context.signal.aborted) throw error;
-      if (!fallingBack) {
-        fallingBack = true;
+      const { id, text } = cause(error, prefix + key);
+      if (!warned.has(id)) {
+        warned.add(id);
         context.warn(
-          `rate limiter: Redis at ${where(options.url)} unreachable (${describe(error)}); ` +
-            "using the in-process gate until it answers",
+          `rate limiter: Redis at ${at} ${text}; this attempt is paced by this process alone ` +
+            "(the budget is not shared for it)",
+        );
+      }
+      const backOffMs = breaker.failed();
+      if (backOffMs !== undefined) {
+        context.warn(
+          `rate limiter: Redis at ${at} failed several times in a row; for the next ` +
+            `${backOffMs / 1000} s this process paces alone without asking it, then tries it again`,
         );
       }
       return undefined;
     }
   }
 
-  /** Slots reserved in a window that had not opened yet, per key: when each opens (this process's clock). */
-  const reserved = new Map<string, number[]>();
+  /** Whether a command that no call waits for may go to Redis now. */
+  const usable = (): boolean => !closed && !breaker.open && redis.status === "ready";
+
+  /** Slots reserved in a window that had not opened yet, per key. */
+  const reserved = new Map<string, Slot[]>();
   /** Takes a reserved slot of `key` whose window has opened and is still early enough to land in it. */
   function takeReserved(key: string, now: number): boolean {
     const slots = reserved.get(key);
     if (slots === undefined) return false;
-    const fresh = slots.filter((at) => now < at + BURST_WINDOW_MS - ZONE_MS);
-    const ready = fresh.findIndex((at) => now >= at);
-    if (ready >= 0) fresh.splice(ready, 1);
+    const fresh = slots.filter((slot) => now < slot.opensAt + BURST_WINDOW_MS - ZONE_MS);
+    const ready = fresh.findIndex((slot) => now >= slot.opensAt);
+    if (ready >= 0) fresh.splice(ready, 1)[0]!.taken = true;
     if (fresh.length > 0) reserved.set(key, fresh);
     else reserved.delete(key);
     return ready >= 0;
+  }
+  /** Keeps a reserved slot; gives it back to Redis if its call ends (refused, aborted) before taking it. */
+  function reserve(key: string, slot: Slot, context: RateLimitContext): void {
+    const slots = reserved.get(key) ?? [];
+    slots.push(slot);
+    reserved.set(key, slots);
+    context.signal.addEventListener(
+      "abort",
+      () => {
+        if (slot.taken) return;
+        const left = reserved.get(key)?.filter((s) => s !== slot) ?? [];
+        if (left.length > 0) reserved.set(key, left);
+        else reserved.delete(key);
+        if (!usable()) return;
+        redis
+          .rateLimitRelease(prefix + key, ...slot.took, BURST_WINDOW_MS, limit?.intervalMs ?? "")
+          .catch(() => undefined);
+      },
+      { once: true },
+    );
   }
 
   return {
     async acquire(key, context) {
       if (takeReserved(key, Date.now())) return 0;
       const answer = await shared(
+        key,
         () =>
           redis.rateLimitAcquire(
             prefix + key,
@@ -178,22 +316,21 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
             limit?.requests ?? "",
             limit?.intervalMs ?? "",
           ),
+        (reply) => acquireReply(reply, longestWaitMs),
         context,
       );
       if (answer === undefined) return local.acquire(key, context);
-      const [wait, isReserved] = answer;
+      const [wait, isReserved, ...took] = answer as [number, number, ...number[]];
       if (isReserved === 1) {
         // The slot is ours once its window opens: the next ask after the wait takes it without Redis.
-        const slots = reserved.get(key) ?? [];
-        slots.push(Date.now() + wait);
-        reserved.set(key, slots);
+        reserve(key, { opensAt: Date.now() + wait, took, taken: false }, context);
       }
       return wait;
     },
     async report(key, answer, context) {
       // The in-process gate always learns too, so it is current when it has to decide.
       await local.report(key, answer, context);
-      if (closed || redis.status !== "ready") return;
+      if (!usable()) return;
       // Not awaited: the next acquire of this process runs after it on the same connection, and a
       // failing Redis is noticed (and said) by that acquire.
       const now = Date.now();

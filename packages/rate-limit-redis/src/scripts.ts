@@ -16,8 +16,12 @@
 // still land in the current one: that many are held back from it. A window with a known length starts
 // over by itself once its reset passes; the daily one becomes unknown.
 
-/** Keys live two days past their last use (the daily window is the longest). */
-const TTL_MS = 2 * 86_400_000;
+/**
+ * A key lives this long past the last reset it describes (the burst or configured window's end, the
+ * daily quota's reset, a probe's expiry), and no longer: a blocked attempt writes no later reset, so
+ * it never renews the key.
+ */
+const GRACE_MS = 2_000;
 
 /**
  * A request granted this close to the burst window's end may reach the server after the window
@@ -42,6 +46,9 @@ const HELD_RETRY_MS = 50;
 
 /** A probe whose answer never came (its process died) stops blocking others after this long. */
 const PROBE_EXPIRY_MS = 2_000;
+
+/** The burst window's length (core's `BURST_WINDOW_MS`), in milliseconds. */
+const BURST_LENGTH_MS = 1_000;
 
 /** Fields of the windows with a known length, per window prefix. */
 const WINDOW_FIELDS = ["l", "r", "t", "g", "a", "z", "v", "pt", "pg", "pa", "pz"];
@@ -70,25 +77,31 @@ local function clear(p)
 end
 `;
 
-/** Lua: writes `s` back and keeps the key alive. */
+/** Lua: writes `s` back; the key expires GRACE_MS after the last reset it holds. */
 const SAVE = `
 for _, f in ipairs({ ${FIELDS.map((f) => `'${f}'`).join(", ")} }) do
   if s[f] then redis.call('HSET', KEYS[1], f, string.format('%d', s[f])) else redis.call('HDEL', KEYS[1], f) end
 end
-redis.call('PEXPIRE', KEYS[1], ${TTL_MS})
+local far = now
+for _, f in ipairs({ 'bt', 'ct', 'dt' }) do if s[f] and s[f] > far then far = s[f] end end
+if s.bt and s.bl then far = math.max(far, s.bt + ${BURST_LENGTH_MS}) end
+if s.probe and s.probe + ${PROBE_EXPIRY_MS} > far then far = s.probe + ${PROBE_EXPIRY_MS} end
+redis.call('PEXPIRE', KEYS[1], math.floor(far - now + ${GRACE_MS}))
 `;
 
 /**
  * KEYS[1] the budget; ARGV burst window length, configured limit and length ('' when none).
- * Returns { wait, reserved }: { 0, 0 } after taking one request from every window; { ms, 1 } after
- * reserving a slot in the windows that open in `ms` (send then, without asking again); { ms, 0 } when
- * there is no slot to take yet (ask again in `ms`).
+ * Returns { wait, reserved, burst kind, burst reset, configured kind, configured reset }: { 0, 0, … }
+ * after taking one request from every window; { ms, 1, … } after reserving a slot in the windows that
+ * open in `ms` (send then, without asking again; the last four say what was taken, for a release);
+ * { ms, 0, … } when there is no slot to take yet (ask again in `ms`).
  */
 export const ACQUIRE_SCRIPT = `${LOAD}
 if ARGV[2] ~= '' then s.cl = tonumber(ARGV[2]) end
 if s.seen == nil then
-  if s.probe and now - s.probe < ${PROBE_EXPIRY_MS} then return { ${PROBE_RETRY_MS}, 0 } end
+  if s.probe and now - s.probe < ${PROBE_EXPIRY_MS} then return { ${PROBE_RETRY_MS}, 0, 0, 0, 0, 0 } end
   redis.call('HSET', KEYS[1], 'probe', string.format('%d', now))
+  s.probe = now
 end
 local timed = { { 'b', tonumber(ARGV[1]), ${ZONE_MS} }, { 'c', tonumber(ARGV[3]), 0 } }
 local blocked, at = 0, now
@@ -128,21 +141,46 @@ end
 if blocked > 0 then
   -- Nothing is taken; the windows that turned are kept.
   ${SAVE}
-  return { math.max(1, math.ceil(blocked - now)), 0 }
+  return { math.max(1, math.ceil(blocked - now)), 0, 0, 0, 0, 0 }
 end
+local taken = {}
 for _, w in ipairs(timed) do
   local p = w[1]
+  taken[p] = { 0, 0 }
   if slot[p] == 'now' then
     s[p .. 'r'] = s[p .. 'r'] - 1; s[p .. 'g'] = (s[p .. 'g'] or 0) + 1
     if at == now and now >= s[p .. 't'] - w[3] then s[p .. 'z'] = (s[p .. 'z'] or 0) + 1 end
+    taken[p] = { 1, s[p .. 't'] }
   elseif slot[p] == 'next' then
     s[p .. 'v'] = (s[p .. 'v'] or 0) + 1
+    taken[p] = { 2, s[p .. 't'] }
   end
 end
 if s.dr then s.dr = math.max(0, s.dr - 1) end
 ${SAVE}
-if at > now then return { math.ceil(at - now), 1 } end
-return { 0, 0 }
+if at > now then return { math.ceil(at - now), 1, taken.b[1], taken.b[2], taken.c[1], taken.c[2] } end
+return { 0, 0, 0, 0, 0, 0 }
+`;
+
+/**
+ * KEYS[1] the budget; ARGV per timed window (burst, configured) what a reservation took (0 nothing,
+ * 1 a request of the window ending then, 2 a slot in the window after it) and that window's reset,
+ * then the two windows' lengths. Gives back what a call that will not be sent reserved: a slot still
+ * reserved, or the request it became once its window opened; a window since gone is left alone.
+ */
+export const RELEASE_SCRIPT = `${LOAD}
+local lengths = { b = tonumber(ARGV[5]), c = tonumber(ARGV[6]) }
+for i, p in ipairs({ 'b', 'c' }) do
+  local kind, t = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local len, l = lengths[p], s[p .. 'l']
+  if kind == 2 and s[p .. 't'] == t then
+    s[p .. 'v'] = math.max(0, (s[p .. 'v'] or 0) - 1)
+  elseif l and ((kind == 1 and s[p .. 't'] == t) or (kind == 2 and len and s[p .. 't'] == t + len)) then
+    s[p .. 'g'] = math.max(0, (s[p .. 'g'] or 0) - 1); s[p .. 'r'] = math.min(l, (s[p .. 'r'] or 0) + 1)
+  end
+end
+${SAVE}
+return 0
 `;
 
 /**
@@ -155,6 +193,7 @@ return { 0, 0 }
 export const REPORT_SCRIPT = `${LOAD}
 redis.call('HSET', KEYS[1], 'seen', 1)
 redis.call('HDEL', KEYS[1], 'probe')
+s.probe = nil
 local len = tonumber(ARGV[7])
 local bl, br, bt = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 if bl then s.bl = bl end

@@ -1,12 +1,21 @@
 // The pipeline's two rate-limit hook points: `pace` before each attempt (ask the limiter, wait what it
 // says within the caller's signal and the call's deadline, log the wait) and `report` after each answer.
-// A limiter that fails never fails a call: the attempt goes ahead and a warning says why.
+// A limiter that fails never fails a call: the attempt goes ahead and a warning says why. A header
+// value outside its window's bounds is said once per client (per header), and never waited for.
 import { AbortError } from "../errors.js";
 import type { RateLimitAnswer, RateLimitContext, RateLimiter } from "../options.js";
 import { seconds, type Deadline } from "./deadline.js";
-import { RESET_MARGIN_MS } from "./rate-limit-headers.js";
+import { isoDate, readWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
 import { budgetKey } from "./rate-limit.js";
 import { sleep } from "./sleep.js";
+
+/** The gate's clock: `Date.now` and a real `sleep`, or the tests' controlled time. */
+export interface GateClock {
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+const SYSTEM_CLOCK: GateClock = { now: () => Date.now(), sleep };
 
 /** One call as the gate sees it: where its waits and warnings are reported (its watch). */
 export interface GatedCall {
@@ -48,29 +57,37 @@ function describe(error: unknown): string {
 class Context implements RateLimitContext {
   readonly #call: GatedCall;
   #signal: AbortSignal | undefined;
+  #ended: AbortController | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(call: GatedCall) {
     this.#call = call;
   }
 
+  /** Aborts when the caller aborts, the call's deadline passes or the call ends (what a limiter holds for it is free then). */
   get signal(): AbortSignal {
     if (this.#signal === undefined) {
-      const deadline = new AbortController();
+      const ended = (this.#ended = new AbortController());
       this.#timer = setTimeout(
-        () => deadline.abort(new DOMException("the call's deadline passed", "TimeoutError")),
+        () => ended.abort(new DOMException("the call's deadline passed", "TimeoutError")),
         this.#call.deadline.remaining(),
       );
-      this.#signal = AbortSignal.any([this.#call.signal, deadline.signal]);
+      this.#signal = AbortSignal.any([this.#call.signal, ended.signal]);
     }
     return this.#signal;
   }
 
+  /** Milliseconds left of the call's deadline: a limiter's own waits (on a shared store) stay well within it. */
+  remainingMs(): number {
+    return this.#call.deadline.remaining();
+  }
+
   readonly warn = (message: string): void => this.#call.watch.warn(message);
 
-  /** Stops the deadline's timer. */
+  /** Stops the deadline's timer and aborts the signal: the call holds nothing any more. */
   end(): void {
     clearTimeout(this.#timer);
+    this.#ended?.abort();
   }
 }
 
@@ -82,8 +99,23 @@ export function createRateLimitGate(
   limiter: RateLimiter,
   baseUrl: string,
   authorization: string,
+  clock: GateClock = SYSTEM_CLOCK,
 ): RateLimitGate {
   const key = budgetKey(baseUrl, authorization);
+  /** The headers already warned about (one `warning` per header per client, at most six). */
+  const warned = new Set<string>();
+  function warnRejected(call: GatedCall, headers: Headers, now: number): void {
+    const rejected: string[] = [];
+    readWindow(headers, "burst", now, rejected);
+    readWindow(headers, "daily", now, rejected);
+    for (const value of rejected) {
+      const header = value.slice(0, value.indexOf(":"));
+      if (warned.has(header)) continue;
+      warned.add(header);
+      const window = header[0] === "B" ? "burst window" : "daily quota";
+      call.watch.warn(`rate limit: ignored ${value}: no ${window} can mean it; not waited for`);
+    }
+  }
   /** `pace` once the limiter answered with a promise or a wait. */
   async function paced(
     call: GatedCall,
@@ -98,7 +130,7 @@ export function createRateLimitGate(
         waitMs = await (answer ?? limiter.acquire(key, context));
       } catch (error) {
         if (call.signal.aborted) throw new AbortError(call.signal.reason);
-        context.warn(`rate limiter failed (${describe(error)}); sending without it`);
+        context.warn(`rate limiter failed (${describe(error)}); this attempt goes ahead unpaced`);
         return waited;
       }
       answer = undefined;
@@ -108,13 +140,14 @@ export function createRateLimitGate(
         throw call.deadline.exceeded(
           { method: call.method, url: call.url, attempts: attempt - 1 },
           `not sent: the rate limit has nothing left until ` +
-            `${new Date(Date.now() + waitMs).toISOString()} (${seconds(waitMs)} from now)`,
+            `${isoDate(clock.now() + waitMs) ?? "past a Date's range"} (${seconds(waitMs)} from ` +
+            `now), past the ${call.deadline.remaining()} ms left of it`,
         );
       }
       call.watch.rateLimitWait(attempt, delayMs);
       waited += delayMs;
       try {
-        await sleep(delayMs, call.signal);
+        await clock.sleep(delayMs, call.signal);
       } catch {
         throw new AbortError(call.signal.reason);
       }
@@ -138,6 +171,7 @@ export function createRateLimitGate(
     },
     report(call, answer) {
       const context = contextOf(call);
+      warnRejected(call, answer.headers, clock.now());
       try {
         const learned = limiter.report(key, answer, context);
         // A limiter that learned synchronously (the in-process one) costs no extra turn; any other
@@ -152,4 +186,12 @@ export function createRateLimitGate(
     },
     end: (call) => call.context?.end(),
   };
+}
+
+/**
+ * Milliseconds left of the call's deadline, for a limiter that waits on a shared store (the Redis
+ * limiter bounds each wait by it); `Infinity` for a context this gate did not make.
+ */
+export function remainingMs(context: RateLimitContext): number {
+  return context instanceof Context ? context.remainingMs() : Number.POSITIVE_INFINITY;
 }

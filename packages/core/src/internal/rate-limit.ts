@@ -3,7 +3,12 @@
 // long to wait when a window has nothing left. `createRateLimiter()` is the in-process gate every client
 // gets by default; `@api-clients/rate-limit-redis` runs the same model in Redis, atomically.
 import type { RateLimitAnswer, RateLimitContext, RateLimiter } from "../options.js";
-import { readWindow, refusingWindow, type RateLimitWindow } from "./rate-limit-headers.js";
+import {
+  MAX_COUNT,
+  readWindow,
+  refusingWindow,
+  type RateLimitWindow,
+} from "./rate-limit-headers.js";
 
 /** The burst window of the logs API is one second. */
 export const BURST_WINDOW_MS = 1_000;
@@ -121,13 +126,28 @@ function learn(window: Window, stated: RateLimitWindow): void {
  * const management = createManagementClient({ email, apiKey, rateLimiter: limiter });
  */
 export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter {
-  const limit = options.limit;
-  if (
-    limit !== undefined &&
-    !(Number.isSafeInteger(limit.requests) && limit.requests > 0 && limit.intervalMs > 0)
-  ) {
-    throw new TypeError("limit: requests must be an integer > 0 and intervalMs a number > 0");
+  return createClockedRateLimiter(options, Date.now);
+}
+
+/** The longest configured window, in milliseconds: what a timer can wait (2^31 − 1). */
+export const MAX_INTERVAL_MS = 2 ** 31 - 1;
+
+/** Throws a `TypeError` naming the field unless `limit` is a limit a window can keep. */
+export function checkConfiguredLimit(limit: ConfiguredLimit | undefined): void {
+  if (limit === undefined) return;
+  const { requests: n, intervalMs: ms } = limit;
+  if (!(Number.isSafeInteger(n) && n > 0 && n <= MAX_COUNT && ms > 0 && ms <= MAX_INTERVAL_MS)) {
+    throw new TypeError(`limit: requests must be 1 to 2^31, intervalMs 1 to ${MAX_INTERVAL_MS}`);
   }
+}
+
+/** {@link createRateLimiter} on the clock `now` (the tests' controlled time). */
+export function createClockedRateLimiter(
+  options: RateLimiterOptions,
+  now: () => number,
+): RateLimiter {
+  const limit = options.limit;
+  checkConfiguredLimit(limit);
   const budgets = new Map<string, Budget>();
   const budget = (key: string): Budget => {
     let found = budgets.get(key);
@@ -135,8 +155,8 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     return found;
   };
   return {
-    acquire: (key) => budget(key).acquire(Date.now()),
-    report: (key, answer) => budget(key).report(answer, Date.now()),
+    acquire: (key) => budget(key).acquire(now()),
+    report: (key, answer) => budget(key).report(answer, now()),
   };
 }
 

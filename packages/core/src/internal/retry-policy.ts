@@ -1,6 +1,6 @@
 import { ConnectionError, TimeoutError } from "../errors.js";
 import { parseRetryAfterMs } from "./retry-after.js";
-import { refusingWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
+import { isoDate, refusingWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
 import { seconds } from "./deadline.js";
 
 /** First backoff wait, in milliseconds (doubled per attempt, with jitter). */
@@ -114,7 +114,7 @@ export function retryDecision(input: RetryInput): RetryDecision {
   }
   const stated = headers === undefined ? undefined : statedWait(status, headers);
   if (stated?.scope === "daily" && stated.ms > MAX_RETRY_AFTER_MS) {
-    const note = `not retried: the daily quota is used up until ${new Date(Date.now() + stated.ms).toISOString()}`;
+    const note = `not retried: the daily quota is used up until ${isoDate(Date.now() + stated.ms)}`;
     return { retry: false, reason: `${reason}; daily quota used up`, note };
   }
   if (attempt > maxRetries) return { retry: false, reason: `${reason}; retries exhausted` };

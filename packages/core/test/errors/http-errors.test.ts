@@ -107,7 +107,7 @@ describe("non-2xx responses become typed errors", () => {
         "RateLimit-Reset": "1700000000",
         "Burst-RateLimit-Limit": "10",
         "Burst-RateLimit-Remaining": "0",
-        "Burst-RateLimit-Reset": "3",
+        "Burst-RateLimit-Reset": "1",
       },
     });
     expect(error).toBeInstanceOf(RateLimitError);
@@ -119,7 +119,7 @@ describe("non-2xx responses become typed errors", () => {
       reset: 1_700_000_000,
       burstLimit: 10,
       burstRemaining: 0,
-      burstReset: 3,
+      burstReset: 1,
     });
     expect(limited.toJSON()).toMatchObject({ retryAfterMs: 2000, rateLimit: { limit: 100 } });
   });

@@ -194,7 +194,7 @@ describe("the rateLimiter option", () => {
     expect(await api.request("getThing", {})).toEqual({ ok: true });
     const warnings = events.filter((e) => e.type === "warning").map((e) => e.message);
     expect(warnings).toEqual([
-      "rate limiter failed (store unreachable); sending without it",
+      "rate limiter failed (store unreachable); this attempt goes ahead unpaced",
       "rate limiter failed to learn the budget (store unreachable)",
     ]);
   });
@@ -215,7 +215,7 @@ describe("the rateLimiter option", () => {
     expect(asked).toBe(1);
     const warnings = events.filter((e) => e.type === "warning").map((e) => e.message);
     expect(warnings).toEqual([
-      "rate limiter failed (store down); sending without it",
+      "rate limiter failed (store down); this attempt goes ahead unpaced",
       "rate limiter failed to learn the budget (store down)",
     ]);
   });

@@ -85,19 +85,28 @@ describe("a 429 read by the service's rate-limit headers", () => {
     expect(events.find((e) => e.type === "retry")).toMatchObject({ delayMs: 1500 });
   });
 
-  it("a burst reset more than 60 s ahead is not waited for (capped as Retry-After is)", async () => {
-    server.enqueue({
+  it("a burst reset more than 2 s ahead is not trusted: the retry backs off as if none were stated, with one warning", async () => {
+    const reset = String(unixSeconds(Date.now()) + 120);
+    const refusal = {
       status: 429,
       headers: {
         "burst-ratelimit-limit": "5",
         "burst-ratelimit-remaining": "0",
-        "burst-ratelimit-reset": String(unixSeconds(Date.now()) + 120),
+        "burst-ratelimit-reset": reset,
       },
-    });
-    const error = (await rejection(testApi(server.url).request("getThing", {}))) as RateLimitError;
-    expect(server.requests).toHaveLength(1);
-    expect(error.scope).toBe("burst");
-    expect(error.message).toContain("(Burst-RateLimit-Reset), more than the 60 s limit");
-    expect(error.message).not.toContain(SECRET);
+    };
+    server.enqueue(refusal, refusal, { status: 200, body: { ok: true } });
+    const events: LogEvent[] = [];
+    const api = testApi(server.url, { logger: (e) => events.push(e) });
+    expect(await api.request("getThing", {})).toEqual({ ok: true });
+    expect(server.requests).toHaveLength(3);
+    const retries = events.filter((e) => e.type === "retry");
+    // Backoff (500 ms then 1 s, minus up to 25 % jitter), not the 120 s the header states.
+    expect(retries.map((e) => e.type === "retry" && e.delayMs <= 1_000)).toEqual([true, true]);
+    const warnings = events.filter((e) => e.type === "warning").map((e) => e.message);
+    expect(warnings).toEqual([
+      `rate limit: ignored Burst-RateLimit-Reset: ${reset}: no burst window can mean it; not waited for`,
+    ]);
+    expect(warnings.join()).not.toContain(SECRET);
   });
 });
