@@ -70,7 +70,10 @@ writeFileSync(
         noUnusedLocals: false,
         baseUrl: "..",
         paths: {
+          "@api-clients/emulator/msw": ["packages/emulator/src/msw.ts"],
           "@api-clients/*": ["packages/*/src/index.ts"],
+          msw: ["packages/emulator/node_modules/msw/lib/core/index.d.mts"],
+          "msw/node": ["packages/emulator/node_modules/msw/lib/node/index.d.mts"],
           "openapi-fetch": ["packages/core/node_modules/openapi-fetch"],
           "@opentelemetry/*": ["packages/otel/node_modules/@opentelemetry/*"],
         },

@@ -3,7 +3,9 @@
  * specs, with fault injection.
  */
 export {
+  createEmulator,
   startEmulator,
+  type InProcessEmulator,
   type Emulator,
   type EmulatorOptions,
   type EmulatorAccount,
