@@ -17,6 +17,12 @@ import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { rateLimitProblem, RateLimits, type RateLimitCounts } from "./internal/rate-limits.js";
 import { RequestLog, type RequestRecord } from "./internal/request-log.js";
+import {
+  Scenarios,
+  type ScenarioHandle,
+  type ScenarioName,
+  type ScenarioOptions,
+} from "./internal/scenarios.js";
 import { Router } from "./internal/router.js";
 import { ConnectionReset, handleFetch, type ServerContext } from "./internal/handler.js";
 import { serveNode } from "./internal/node-server.js";
@@ -97,6 +103,12 @@ export interface EmulatorOptions {
    */
   idSeed?: number;
   /**
+   * The field log pages put their entries under: `events` (the seed's and the clients' older
+   * reference) or `logs` (the newest published reference); the clients read both.
+   * @default "events"
+   */
+  logsField?: "events" | "logs";
+  /**
    * Called with each API request once it is answered (method, path without query, status,
    * operationId, `traceparent`); the CLI's `--log-requests` prints them. @default undefined
    */
@@ -175,8 +187,21 @@ export interface InProcessEmulator {
   readonly logs: EmulatorLogs;
   /** Fault injection: rules applied before normal handling. */
   readonly faults: { add(rule: FaultRule): void; clear(): void; readonly size: number };
-  /** Logs requests let through and refused (429) by `burstLimit`/`dailyQuota` since start or `reset()`. */
+  /**
+   * Logs requests let through and refused (429) since start or `reset()`: by `burstLimit`/`dailyQuota`
+   * and by the rate-limit scenarios. Also `GET /__emulator/rate-limits`.
+   */
   readonly rateLimits: RateLimitCounts;
+  /**
+   * Starts a named scenario (README, "Scenarios"): `burst-limit-exhausted`, `daily-quota-exhausted`,
+   * `server-errors`, `slow-body`, `truncated-body`, `connection-reset`, `expired-cursor`,
+   * `database-deleted`, `logs-field`. Scenarios compose; each ends after `times` requests, after
+   * `durationMs`, on `end()` or on `reset()`. Throws a TypeError for an unknown name or option.
+   *
+   * @example
+   * emu.scenario("server-errors", { status: 503, times: 2, operationId: "listLogs" });
+   */
+  scenario(name: ScenarioName, options?: ScenarioOptions): ScenarioHandle;
   /**
    * The last 1,000 API requests (admin requests excluded), oldest first: method, path (never the
    * query), status, operationId, and the W3C `traceparent`/`tracestate` each carried.
@@ -254,6 +279,18 @@ function assemble(options: EmulatorOptions): {
   );
   const baseCount = base.length;
   const management = new ManagementState(accounts, entropy);
+  const scenarios = new Scenarios(
+    entropy.now,
+    { burst: options.burstLimit ?? 100, daily: options.dailyQuota ?? 1_000 },
+    (id) => management.dropDatabase(id),
+  );
+  if (
+    options.logsField !== undefined &&
+    options.logsField !== "events" &&
+    options.logsField !== "logs"
+  ) {
+    throw new TypeError('logsField: must be "events" or "logs"');
+  }
   const faults = new Faults();
   const requests = new RequestLog();
   if (options.onRequest) requests.listen(options.onRequest);
@@ -308,7 +345,9 @@ function assemble(options: EmulatorOptions): {
       return rateLimits.totals;
     },
     requests: () => requests.list(),
+    scenario: (name, opts) => scenarios.start(name, opts),
     reset() {
+      scenarios.clear();
       faults.clear();
       rateLimits.reset();
       requests.clear();
@@ -346,6 +385,12 @@ function assemble(options: EmulatorOptions): {
     reset: () => emulator.reset(),
     snapshot: () => emulator.snapshot(),
     requests: () => requests.list(),
+    rateLimits: () => rateLimits.totals,
+    scenarios: {
+      start: (name, opts) => void scenarios.start(name as ScenarioName, opts as ScenarioOptions),
+      clear: () => scenarios.clear(),
+      running: () => scenarios.running,
+    },
     restore: (s: never) => emulator.restore(s),
     logs: {
       append: (entries) => logs.append(entries as LogEntryInput[]),
@@ -367,6 +412,8 @@ function assemble(options: EmulatorOptions): {
     cors,
     adminAccess,
     requests,
+    scenarios,
+    logsField: options.logsField ?? "events",
   };
   return { emulator, ctx };
 }

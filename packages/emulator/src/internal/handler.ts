@@ -19,6 +19,7 @@ import { HttpError, type Account, type ManagementState } from "./management-stat
 import { ValidationError } from "@api-clients/core";
 import type { SpecOperation } from "../generated/operations.js";
 import type { RateLimits } from "./rate-limits.js";
+import type { ScenarioEffect, Scenarios } from "./scenarios.js";
 import type { RequestLog } from "./request-log.js";
 import type { Router } from "./router.js";
 import { checkRequest } from "./spec-validation.js";
@@ -43,6 +44,10 @@ export interface ServerContext {
   readonly adminAccess: AdminAccess;
   /** The last API requests (never admin ones), with their trace context. */
   readonly requests: RequestLog;
+  /** The named scenarios running. */
+  readonly scenarios: Scenarios;
+  /** The field log pages put their entries under (`logs-field` scenario aside). */
+  readonly logsField: "events" | "logs";
   /** Handles `/__emulator/...`; resolves to the status and JSON body. */
   readonly admin: (
     method: string,
@@ -158,7 +163,11 @@ async function applyFault(rule: FaultRule, out: Headers): Promise<Response | und
 }
 
 /** The listing handler shared by `listLogs` and `listEvents`. */
-function listLogs(ctx: ServerContext, query: Record<string, unknown>): string {
+function listLogs(
+  ctx: ServerContext,
+  query: Record<string, unknown>,
+  field: "events" | "logs",
+): string {
   const rawCursor = query["cursor"];
   let cursor: { time: number; seq: number } | undefined;
   if (typeof rawCursor === "string" && rawCursor !== "") {
@@ -173,13 +182,17 @@ function listLogs(ctx: ServerContext, query: Record<string, unknown>): string {
   const parts = new Array<string>(page.entries.length);
   for (let i = 0; i < page.entries.length; i++) parts[i] = entryJson(page.entries[i]!);
   const head = page.cursor === undefined ? "{" : `{"cursor":"${page.cursor}",`;
-  return `${head}"events":[${parts.join(",")}]}`;
+  return `${head}"${field}":[${parts.join(",")}]}`;
 }
 
 /** Handlers of the logs spec, by operationId: `/v2/events` is the older name of `/v2/logs`. */
 const LOGS_HANDLERS: Record<
   string,
-  (ctx: ServerContext, query: Record<string, unknown>) => Uint8Array | string
+  (
+    ctx: ServerContext,
+    query: Record<string, unknown>,
+    field: "events" | "logs",
+  ) => Uint8Array | string
 > = {
   listLogs: cachedListing(listLogs),
   listEvents: cachedListing(listLogs),
@@ -308,8 +321,14 @@ async function handleApi(
   const auth = ctx.auth();
   const authorization = request.headers.get("authorization") ?? undefined;
   const account = op.auth === "basic" ? auth.basic(authorization) : undefined;
+  if (op.auth === "bearer") auth.bearer(authorization, (t) => ctx.management.qstash.accepts(t));
+  const scenario = ctx.scenarios.take({ operationId: op.operationId, search });
+  if (scenario?.kind === "answer") {
+    if (scenario.rateLimited) ctx.rateLimits.countRefused();
+    const answer = await applyFault(scenario.rule, out);
+    if (answer) return answer;
+  }
   if (op.auth === "bearer") {
-    auth.bearer(authorization, (t) => ctx.management.qstash.accepts(t));
     if (ctx.rateLimits.enabled) {
       // Every later answer of this request (a 400 too) carries the rate-limit headers.
       const limited = ctx.rateLimits.take(authorization ?? "");
@@ -321,7 +340,35 @@ async function handleApi(
   const body = op.body ? parseJson(raw) : undefined;
   const checked = checkRequest(op, search, route.params, body);
   const ip = conn.remoteAddress.replace(/^::ffff:/, "");
-  return dispatch(ctx, op, out, { params: route.params, ...checked, account, ip });
+  const field = scenario?.kind === "logs-field" ? "logs" : ctx.logsField;
+  const answer = dispatch(ctx, op, out, { params: route.params, ...checked, account, ip }, field);
+  return scenario?.kind === "body" ? reshape(answer, scenario) : answer;
+}
+
+/** An answer whose body comes slowly (4 parts, a wait before each) or stops halfway with an error. */
+function reshape(answer: Response, effect: Extract<ScenarioEffect, { kind: "body" }>): Response {
+  const bytes = bodyBytes.get(answer);
+  if (bytes === undefined) return answer;
+  const data = typeof bytes === "string" ? encoder.encode(bytes) : bytes;
+  const parts: Uint8Array[] = [];
+  if (effect.mode === "truncated") parts.push(data.subarray(0, Math.floor(data.byteLength / 2)));
+  else {
+    const size = Math.ceil(data.byteLength / 4) || 1;
+    for (let at = 0; at < data.byteLength; at += size) parts.push(data.subarray(at, at + size));
+  }
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (next < parts.length) {
+        if (effect.delayMs > 0) await sleep(effect.delayMs);
+        controller.enqueue(parts[next++] as Uint8Array);
+      } else if (effect.mode === "truncated") {
+        controller.error(new TypeError("terminated: the body was cut short (truncated-body)"));
+      } else controller.close();
+    },
+  });
+  // The headers (Content-Length included) announce the whole body.
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
 function dispatch(
@@ -335,9 +382,10 @@ function dispatch(
     account: Account | undefined;
     ip: string;
   },
+  field: "events" | "logs",
 ): Response {
   const logsHandler = LOGS_HANDLERS[op.operationId];
-  if (logsHandler) return json(200, logsHandler(ctx, input.query), out, true);
+  if (logsHandler) return json(200, logsHandler(ctx, input.query, field), out, true);
   if (!input.account && op.auth !== "none")
     throw new HttpError(401, "authorization: HTTP Basic credentials are required");
   // An operation without authentication (the QStash IPv4 list) runs for a caller who owns nothing.

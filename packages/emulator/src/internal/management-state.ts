@@ -192,6 +192,12 @@ export class ManagementState {
     this.restore({ databases: [], backups: [], teams: [], indexes: [] });
   }
 
+  /** Deletes a database and its backups as another team member would (no audit entry for anyone). */
+  dropDatabase(id: string): void {
+    if (!this.databases.delete(id)) throw new TypeError(`databaseId: no database ${id}`);
+    for (const [backup, b] of this.backups) if (b.database_id === id) this.backups.delete(backup);
+  }
+
   // --- visibility and roles ----------------------------------------------------------------------
 
   private role(team: TeamRecord, email: string): Role | undefined {

@@ -72,6 +72,11 @@ export class RateLimits {
     return { ...this.counts };
   }
 
+  /** Counts a 429 another part of the emulator answered (a scenario's). */
+  countRefused(): void {
+    this.counts.refused++;
+  }
+
   /** Forgets every window and count. */
   reset(): void {
     this.counters.clear();
