@@ -203,6 +203,12 @@ const ANONYMOUS: Account = { email: "", apiKey: "" };
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
+/**
+ * Paths answered as another: the audit log's reference gives it the bare host (`/auditlogs`, the
+ * spec's path), while the docs site's rendered example shows `/v2/auditlogs`; both answer.
+ */
+const PATH_ALIASES: Readonly<Record<string, string>> = { "/v2/auditlogs": "/auditlogs" };
+
 /** The path of a request URL as sent (still percent-encoded), and its query. */
 function target(url: string): { path: string; search: URLSearchParams } {
   const start = url.indexOf("/", url.indexOf("//") + 2);
@@ -292,7 +298,7 @@ async function handleApi(
     return answerApiPreflight(request.headers, out);
   }
 
-  const route = ctx.router.match(method, path);
+  const route = ctx.router.match(method, PATH_ALIASES[path] ?? path);
   if (route.kind === "match" && record) record.operationId = route.op.operationId;
   const fault = ctx.faults.take(
     method,

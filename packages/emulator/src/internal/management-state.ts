@@ -420,6 +420,8 @@ export class ManagementState {
         );
       }
       db.read_regions = regions;
+      db["all_members"] = [db.primary_region, ...regions];
+      db["replicas"] = 1 + regions.length;
       return "OK";
     },
     moveDatabaseToTeam: ({ account, body }) => {
@@ -605,7 +607,10 @@ export class ManagementState {
     value: boolean,
     action: string,
   ): string {
-    this.database(str(params["id"]), account, action)[flag] = value;
+    const db = this.database(str(params["id"]), account, action);
+    db[flag] = value;
+    // `db_eviction` is the service's second name of the same flag.
+    if (flag === "eviction") db["db_eviction"] = value;
     return "OK";
   }
 
@@ -621,7 +626,7 @@ export class ManagementState {
     const reads = Array.isArray(b["read_regions"])
       ? [...new Set(b["read_regions"] as string[])]
       : [];
-    let platform = typeof b["platform"] === "string" ? b["platform"] : undefined;
+    const platform = typeof b["platform"] === "string" ? b["platform"] : undefined;
     if (platform !== undefined) checkKnown("platform", platform, "Platform");
     if (region === "global") {
       if (typeof primary !== "string") {
@@ -635,7 +640,6 @@ export class ManagementState {
           `platform: ${primary} is a ${onGcp ? "gcp" : "aws"} region, not a ${platform} one`,
         );
       }
-      platform ??= onGcp ? "gcp" : "aws";
       for (const r of reads) checkKnown("read_regions", r, "ReadRegion");
       if (reads.includes(primary)) {
         throw new HttpError(400, `read_regions: must not include the primary region ${primary}`);
@@ -654,7 +658,6 @@ export class ManagementState {
       if (b["read_regions"] !== undefined) {
         throw new HttpError(400, "read_regions: only a global database has read regions");
       }
-      platform ??= "aws";
     }
     const plan = typeof b["plan"] === "string" ? b["plan"] : "payg";
     checkKnown("plan", plan, "DatabasePlan");
@@ -662,7 +665,6 @@ export class ManagementState {
     const record: DatabaseRecord = {
       database_id: uuid(this.entropy),
       database_name: name,
-      platform,
       region,
       port: 6379,
       creation_time: seconds(this.entropy),
@@ -676,6 +678,8 @@ export class ManagementState {
       primary_region: region === "global" ? String(primary) : region,
       read_regions: region === "global" ? reads : [],
       eviction: b["eviction"] === true,
+      db_eviction: b["eviction"] === true,
+      replicas: region === "global" ? 1 + reads.length : 1,
       auto_upgrade: false,
       consistent: false,
       budget: typeof b["budget"] === "number" ? b["budget"] : 360,
@@ -733,19 +737,11 @@ export class ManagementState {
     checkKnown("type", type, "VectorPlan");
     checkKnown("index_type", indexType, "IndexType");
     if (typeof dense === "string") {
+      // The document states no rule tying the model to the index type: any combination is kept.
       checkKnown("embedding_model", dense, "EmbeddingModel");
-      if (indexType === "SPARSE") {
-        throw new HttpError(400, "embedding_model: a SPARSE index has no dense embedding model");
-      }
     }
     if (typeof sparse === "string") {
       checkKnown("sparse_embedding_model", sparse, "SparseEmbeddingModel");
-      if (indexType === "DENSE") {
-        throw new HttpError(
-          400,
-          "sparse_embedding_model: only a SPARSE or HYBRID index has a sparse embedding model",
-        );
-      }
     }
     const record: IndexRecord = {
       id: uuid(this.entropy),
@@ -763,6 +759,7 @@ export class ManagementState {
       region,
       creation_time: seconds(this.entropy),
       ...planLimits(type),
+      reserved_price: 0,
       index_type: indexType,
     };
     this.indexes.set(record.id, { owner: account.email, record });
@@ -781,6 +778,7 @@ function member(team: TeamRecord, email: string, role: Role): Record<string, unk
     team_name: team.team_name,
     member_email: email,
     member_role: role,
+    copy_cc: team.copy_cc,
   };
 }
 
