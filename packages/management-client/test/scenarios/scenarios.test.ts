@@ -24,7 +24,8 @@ const client = () =>
 
 it("database-deleted: the next backups listing and read are NotFoundErrors, without retries", async () => {
   const m = client();
-  const { database_id: id } = await m.databases.create({ name: "d", primary_region: "us-east-1" });
+  const created = await m.databases.create({ name: "d", primary_region: "us-east-1" });
+  const id = created.database_id as string;
   await m.backups.create(id, { name: "b" });
   expect(await m.backups.list(id)).toHaveLength(1);
   emu.scenario("database-deleted", { databaseId: id });
