@@ -102,6 +102,8 @@ writeFileSync(
         noUnusedLocals: false,
         baseUrl: "..",
         paths: {
+          msw: ["packages/emulator/node_modules/msw/lib/core/index.d.mts"],
+          "msw/node": ["packages/emulator/node_modules/msw/lib/node/index.d.mts"],
           "openapi-fetch": ["packages/core/node_modules/openapi-fetch"],
           "@opentelemetry/*": ["packages/otel/node_modules/@opentelemetry/*"],
         },

@@ -1,4 +1,5 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { packageTestConfig } from "../../vitest.shared.js";
+import { withEmulatorFetchProject } from "../../vitest.shared.js";
 
-export default defineConfig(packageTestConfig);
+export default defineConfig(withEmulatorFetchProject(fileURLToPath(new URL(".", import.meta.url))));

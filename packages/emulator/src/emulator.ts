@@ -1,11 +1,11 @@
 // Assembles the emulator: spec-driven router, stores, faults, auth and the HTTP server.
-import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { operations } from "./generated/operations.js";
 import { checkAdminAccess, checkCorsSetting } from "./internal/access.js";
 import { createAdmin } from "./internal/admin.js";
 import { Auth, checkCredentials } from "./internal/auth.js";
+import { createEntropy, token } from "./internal/entropy.js";
 import { Faults, type FaultRule } from "./internal/faults.js";
 import {
   generateLogs,
@@ -17,8 +17,15 @@ import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { rateLimitProblem, RateLimits, type RateLimitCounts } from "./internal/rate-limits.js";
 import { RequestLog, type RequestRecord } from "./internal/request-log.js";
+import {
+  Scenarios,
+  type ScenarioHandle,
+  type ScenarioName,
+  type ScenarioOptions,
+} from "./internal/scenarios.js";
 import { Router } from "./internal/router.js";
-import { handleRequest } from "./internal/server.js";
+import { ConnectionReset, handleFetch, type ServerContext } from "./internal/handler.js";
+import { serveNode } from "./internal/node-server.js";
 
 /** How long a connection answered with a 400 for a malformed or timed-out request may linger. */
 const CLIENT_ERROR_LINGER_MS = 1_000;
@@ -85,6 +92,23 @@ export interface EmulatorOptions {
    */
   dailyQuota?: number;
   /**
+   * The emulator's clock, Unix milliseconds: creation times, statistics, the audit log, rate-limit
+   * windows and the newest generated entry read it. @default Date.now
+   */
+  clock?: () => number;
+  /**
+   * Seed of the ids, tokens and passwords the emulator makes: two emulators with the same `idSeed`
+   * (and `clock`) answer the same requests with the same bytes. Keep it for tests: the secrets it
+   * makes are predictable. @default undefined (from `crypto.getRandomValues`)
+   */
+  idSeed?: number;
+  /**
+   * The field log pages put their entries under: `events` (the seed's and the clients' older
+   * reference) or `logs` (the newest published reference); the clients read both.
+   * @default "events"
+   */
+  logsField?: "events" | "logs";
+  /**
    * Called with each API request once it is answered (method, path without query, status,
    * operationId, `traceparent`); the CLI's `--log-requests` prints them. @default undefined
    */
@@ -140,12 +164,21 @@ export interface EmulatorLogs {
   readonly size: number;
 }
 
-/** A running emulator. */
-export interface Emulator {
-  /** Base URL serving both APIs, e.g. `http://127.0.0.1:54321`. */
-  readonly url: string;
-  /** The port it listens on. */
-  readonly port: number;
+/**
+ * An emulator without a socket (`createEmulator()`): its `fetch` answers every request of both APIs
+ * and of the admin API in process, exactly as the HTTP server of `startEmulator()` does.
+ */
+export interface InProcessEmulator {
+  /**
+   * Answers a request as the emulator's HTTP server would, without a socket: pass it as the clients'
+   * `fetch` option (any base URL works; the host names nothing). A fault that resets the connection
+   * rejects with a `TypeError`, as a failed `fetch` does.
+   *
+   * @example
+   * const emu = createEmulator();
+   * const logs = createLogsClient({ token: emu.credentials.logsToken, baseUrl: "http://emulator.test", fetch: emu.fetch });
+   */
+  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** Logs token and the first management account. */
   readonly credentials: { logsToken: string; email: string; apiKey: string };
   /** Every management account. */
@@ -154,8 +187,21 @@ export interface Emulator {
   readonly logs: EmulatorLogs;
   /** Fault injection: rules applied before normal handling. */
   readonly faults: { add(rule: FaultRule): void; clear(): void; readonly size: number };
-  /** Logs requests let through and refused (429) by `burstLimit`/`dailyQuota` since start or `reset()`. */
+  /**
+   * Logs requests let through and refused (429) since start or `reset()`: by `burstLimit`/`dailyQuota`
+   * and by the rate-limit scenarios. Also `GET /__emulator/rate-limits`.
+   */
   readonly rateLimits: RateLimitCounts;
+  /**
+   * Starts a named scenario (README, "Scenarios"): `burst-limit-exhausted`, `daily-quota-exhausted`,
+   * `server-errors`, `slow-body`, `truncated-body`, `connection-reset`, `expired-cursor`,
+   * `database-deleted`, `logs-field`. Scenarios compose; each ends after `times` requests, after
+   * `durationMs`, on `end()` or on `reset()`. Throws a TypeError for an unknown name or option.
+   *
+   * @example
+   * emu.scenario("server-errors", { status: 503, times: 2, operationId: "listLogs" });
+   */
+  scenario(name: ScenarioName, options?: ScenarioOptions): ScenarioHandle;
   /**
    * The last 1,000 API requests (admin requests excluded), oldest first: method, path (never the
    * query), status, operationId, and the W3C `traceparent`/`tracestate` each carried.
@@ -167,22 +213,41 @@ export interface Emulator {
   snapshot(): EmulatorSnapshot;
   /** Replaces the state with a snapshot. */
   restore(snapshot: EmulatorSnapshot): void;
+}
+
+/** A running emulator: the in-process one, also served over HTTP. */
+export interface Emulator extends InProcessEmulator {
+  /** Base URL serving both APIs, e.g. `http://127.0.0.1:54321`. */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
   /** Stops the server and closes every connection. */
   close(): Promise<void>;
 }
 
-const randomToken = (prefix: string): string => prefix + randomBytes(24).toString("base64url");
+const randomToken = (prefix: string): string => prefix + token(createEntropy(), 24);
 
 /** Routes both specs' operations; the router is the same for every emulator. */
 let sharedRouter: Router | undefined;
 const router = (): Router => (sharedRouter ??= new Router(operations));
 
+/** Where the in-process forms' requests come from (the admin API answers only loopback callers). */
+const IN_PROCESS = { remoteAddress: "127.0.0.1" } as const;
+
 /**
- * Starts an emulator of both APIs and resolves once it listens. Rejects with a TypeError naming the
- * option when an option is invalid (an account without API key, say); the message never holds a secret.
+ * Creates an emulator of both APIs without a socket: `emulator.fetch` answers its requests. Throws a
+ * TypeError naming the option when an option is invalid (the message never holds a secret); the
+ * server options (`port`, `host`, timeouts) are not used.
  */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const host = options.host ?? "127.0.0.1";
+export function createEmulator(options: EmulatorOptions = {}): InProcessEmulator {
+  return assemble(options).emulator;
+}
+
+/** Builds the model of an emulator: its state, its JavaScript API and the context of its handler. */
+function assemble(options: EmulatorOptions): {
+  emulator: InProcessEmulator;
+  ctx: ServerContext;
+} {
   const logsToken = options.logsToken ?? randomToken("emu_");
   const accounts: EmulatorAccount[] =
     options.accounts && options.accounts.length > 0
@@ -194,19 +259,38 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const first = accounts[0] as EmulatorAccount;
   const limitProblem = rateLimitProblem(options);
   if (limitProblem) throw new TypeError(limitProblem);
-  const rateLimits = new RateLimits({
-    burstLimit: options.burstLimit,
-    dailyQuota: options.dailyQuota,
-  });
+  if (options.clock !== undefined && typeof options.clock !== "function") {
+    throw new TypeError("clock: must be a function returning Unix milliseconds");
+  }
+  if (options.idSeed !== undefined && !Number.isSafeInteger(options.idSeed)) {
+    throw new TypeError("idSeed: must be an integer");
+  }
   const seed = options.seed ?? 1;
+  const entropy = createEntropy(options.clock, options.idSeed);
+  const rateLimits = new RateLimits(
+    { burstLimit: options.burstLimit, dailyQuota: options.dailyQuota },
+    entropy.now,
+  );
   const auth = new Auth(logsToken, accounts);
 
   const store = new LogsStore();
   const base = store.append(
-    generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? Date.now()),
+    generateLogs(options.seedLogs ?? 0, seed, options.logsEndTime ?? entropy.now()),
   );
   const baseCount = base.length;
-  const management = new ManagementState(accounts);
+  const management = new ManagementState(accounts, entropy);
+  const scenarios = new Scenarios(
+    entropy.now,
+    { burst: options.burstLimit ?? 100, daily: options.dailyQuota ?? 1_000 },
+    (id) => management.dropDatabase(id),
+  );
+  if (
+    options.logsField !== undefined &&
+    options.logsField !== "events" &&
+    options.logsField !== "logs"
+  ) {
+    throw new TypeError('logsField: must be "events" or "logs"');
+  }
   const faults = new Faults();
   const requests = new RequestLog();
   if (options.onRequest) requests.listen(options.onRequest);
@@ -217,7 +301,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     append(entries) {
       const problem = entriesProblem(entries);
       if (problem) throw new TypeError(problem);
-      const now = Date.now();
+      const now = entropy.now();
       const stored = store.append(
         entries.map((e, i) =>
           fromObject(e, { time: now, messageId: `msg_appended_${store.sequence + i}` }),
@@ -237,7 +321,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
   };
 
-  const emulator = {
+  const emulator: InProcessEmulator = {
+    async fetch(input, init) {
+      const request = new Request(input, init);
+      try {
+        return await handleFetch(ctx, request, IN_PROCESS);
+      } catch (e) {
+        if (e instanceof ConnectionReset) throw new TypeError("fetch failed", { cause: e });
+        throw e;
+      }
+    },
     logs,
     accounts,
     credentials: { logsToken, email: first.email, apiKey: first.apiKey },
@@ -252,7 +345,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return rateLimits.totals;
     },
     requests: () => requests.list(),
+    scenario: (name, opts) => scenarios.start(name, opts),
     reset() {
+      scenarios.clear();
       faults.clear();
       rateLimits.reset();
       requests.clear();
@@ -275,7 +370,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (problem) throw new TypeError(problem);
       const appended = (snap.logs?.appended ?? []).map((o) => {
         const { seq, ...rest } = o;
-        return { ...fromObject(rest, { time: Date.now(), messageId: `msg_restored_${seq}` }), seq };
+        return {
+          ...fromObject(rest, { time: entropy.now(), messageId: `msg_restored_${seq}` }),
+          seq,
+        };
       });
       management.restore(snap.management);
       store.load([...base, ...appended], snap.logs?.nextSeq ?? 0);
@@ -287,6 +385,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reset: () => emulator.reset(),
     snapshot: () => emulator.snapshot(),
     requests: () => requests.list(),
+    rateLimits: () => rateLimits.totals,
+    scenarios: {
+      start: (name, opts) => void scenarios.start(name as ScenarioName, opts as ScenarioOptions),
+      clear: () => scenarios.clear(),
+      running: () => scenarios.running,
+    },
     restore: (s: never) => emulator.restore(s),
     logs: {
       append: (entries) => logs.append(entries as LogEntryInput[]),
@@ -297,11 +401,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
   });
 
-  const server: Server = createServer({ keepAlive: true });
-  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  const ctx = {
+  const ctx: ServerContext = {
     router: router(),
     faults,
     auth: () => auth,
@@ -312,8 +412,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     cors,
     adminAccess,
     requests,
+    scenarios,
+    logsField: options.logsField ?? "events",
   };
-  server.on("request", (req, res) => void handleRequest(ctx, req, res));
+  return { emulator, ctx };
+}
+
+/**
+ * Starts an emulator of both APIs and resolves once it listens. Rejects with a TypeError naming the
+ * option when an option is invalid (an account without API key, say); the message never holds a secret.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const host = options.host ?? "127.0.0.1";
+  const { emulator, ctx } = assemble(options);
+  const handle = (request: Request, conn: { remoteAddress: string }): Promise<Response> =>
+    handleFetch(ctx, request, conn);
+  const server: Server = createServer({ keepAlive: true });
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  server.on("request", (req, res) => void serveNode(handle, req, res));
   server.on("clientError", (_err, socket) => {
     if (socket.writable) {
       const body = '{"error":"request: malformed HTTP request"}';
@@ -340,10 +458,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...emulator,
     url: `http://${urlHost}:${port}`,
     port,
-    logs,
-    faults: emulator.faults,
     get rateLimits() {
-      return rateLimits.totals;
+      return emulator.rateLimits;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -3,7 +3,9 @@
  * specs, with fault injection.
  */
 export {
+  createEmulator,
   startEmulator,
+  type InProcessEmulator,
   type Emulator,
   type EmulatorOptions,
   type EmulatorAccount,
@@ -13,6 +15,7 @@ export {
   type LogEntryInput,
 } from "./emulator.js";
 export type { FaultRule } from "./internal/faults.js";
+export type { ScenarioHandle, ScenarioName, ScenarioOptions } from "./internal/scenarios.js";
 export { nextBurstWindow, type RateLimitCounts } from "./internal/rate-limits.js";
 export type { RequestRecord } from "./internal/request-log.js";
 export type {

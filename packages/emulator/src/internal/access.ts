@@ -1,7 +1,6 @@
 // Who may call what from a browser: CORS for the two APIs, and the guard of the admin API
 // (loopback Host, same-machine Origin, JSON writes) against cross-site requests and DNS rebinding.
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { HttpError } from "./management-state.js";
+import { HttpError } from "./http-error.js";
 
 /** Headers a browser script may read on an API answer (besides the CORS-safelisted ones). */
 export const EXPOSED_HEADERS = [
@@ -65,10 +64,8 @@ export function checkCorsSetting(cors: unknown): CorsSetting {
   return typeof cors === "string" ? (out[0] as string) : out;
 }
 
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
+const header = (headers: Headers, name: string): string | undefined =>
+  headers.get(name) ?? undefined;
 
 /** Allowed request headers: the base list plus the requested ones that are valid header names. */
 function allowedHeaders(requested: string | undefined): string {
@@ -82,35 +79,35 @@ function allowedHeaders(requested: string | undefined): string {
 }
 
 /** Sets the CORS headers of an API answer (errors and injected faults included). */
-export function applyCors(cors: CorsSetting, req: IncomingMessage, res: ServerResponse): void {
+export function applyCors(cors: CorsSetting, headers: Headers, out: Headers): void {
   if (cors === false) return;
   let allow: string | undefined;
   if (typeof cors === "string") allow = cors;
   else {
-    res.setHeader("vary", "Origin");
-    const origin = header(req, "origin");
+    out.set("vary", "Origin");
+    const origin = header(headers, "origin");
     const n = origin === undefined ? undefined : normalizeOrigin(origin);
     if (n && cors.includes(n)) allow = origin;
   }
   if (allow === undefined) return;
-  res.setHeader("access-control-allow-origin", allow);
-  res.setHeader("access-control-expose-headers", EXPOSED_HEADERS.join(", "));
+  out.set("access-control-allow-origin", allow);
+  out.set("access-control-expose-headers", EXPOSED_HEADERS.join(", "));
 }
 
 /** True for a CORS preflight: `OPTIONS` with `Access-Control-Request-Method`. */
-export const isPreflight = (method: string, req: IncomingMessage): boolean =>
-  method === "OPTIONS" && header(req, "access-control-request-method") !== undefined;
+export const isPreflight = (method: string, headers: Headers): boolean =>
+  method === "OPTIONS" && headers.has("access-control-request-method");
 
-/** Answers a preflight of the APIs with 204 (CORS headers were set by `applyCors`). */
-export function answerApiPreflight(req: IncomingMessage, res: ServerResponse): void {
-  req.resume();
-  res.writeHead(204, {
-    "access-control-allow-methods": API_METHODS,
-    "access-control-allow-headers": allowedHeaders(header(req, "access-control-request-headers")),
-    "access-control-max-age": String(PREFLIGHT_MAX_AGE),
-    vary: "Origin, Access-Control-Request-Headers",
-  });
-  res.end();
+/** Answers a preflight of the APIs with 204 (CORS headers were set by `applyCors` in `out`). */
+export function answerApiPreflight(headers: Headers, out: Headers): Response {
+  out.set("access-control-allow-methods", API_METHODS);
+  out.set(
+    "access-control-allow-headers",
+    allowedHeaders(header(headers, "access-control-request-headers")),
+  );
+  out.set("access-control-max-age", String(PREFLIGHT_MAX_AGE));
+  out.set("vary", "Origin, Access-Control-Request-Headers");
+  return new Response(null, { status: 204, headers: out });
 }
 
 // --- admin API ------------------------------------------------------------------------------------
@@ -188,10 +185,10 @@ const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function guardAdmin(
   access: AdminAccess,
   method: string,
-  req: IncomingMessage,
-  res: ServerResponse,
+  headers: Headers,
+  host: string | undefined,
+  out: Headers,
 ): void {
-  const host = header(req, "host");
   const name = host === undefined ? undefined : hostName(host);
   if (!name || !(isLoopbackName(name) || access.hosts.has(name))) {
     throw new HttpError(
@@ -199,7 +196,7 @@ export function guardAdmin(
       `host: the admin API answers only requests addressed to localhost, 127.0.0.1 or [::1] (or a name given in adminHosts / --admin-host), not ${JSON.stringify((host ?? "").slice(0, 100))}`,
     );
   }
-  const origin = header(req, "origin");
+  const origin = header(headers, "origin");
   if (origin !== undefined) {
     if (!originAllowed(origin, access)) {
       throw new HttpError(
@@ -207,11 +204,11 @@ export function guardAdmin(
         `origin: the admin API answers only pages served from loopback (or an origin given in adminOrigins / --admin-origin), not ${JSON.stringify(origin.slice(0, 100))}`,
       );
     }
-    res.setHeader("access-control-allow-origin", origin);
+    out.set("access-control-allow-origin", origin);
   }
-  res.setHeader("vary", "Origin");
+  out.set("vary", "Origin");
   if (WRITE_METHODS.has(method)) {
-    const type = (header(req, "content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    const type = (header(headers, "content-type") ?? "").split(";")[0]?.trim().toLowerCase();
     if (type !== "application/json") {
       throw new HttpError(
         415,
@@ -222,12 +219,9 @@ export function guardAdmin(
 }
 
 /** Answers a preflight of the admin API (already guarded, so from an allowed origin) with 204. */
-export function answerAdminPreflight(req: IncomingMessage, res: ServerResponse): void {
-  req.resume();
-  res.writeHead(204, {
-    "access-control-allow-methods": "GET, POST, DELETE",
-    "access-control-allow-headers": "content-type",
-    "access-control-max-age": String(PREFLIGHT_MAX_AGE),
-  });
-  res.end();
+export function answerAdminPreflight(out: Headers): Response {
+  out.set("access-control-allow-methods", "GET, POST, DELETE");
+  out.set("access-control-allow-headers", "content-type");
+  out.set("access-control-max-age", String(PREFLIGHT_MAX_AGE));
+  return new Response(null, { status: 204, headers: out });
 }

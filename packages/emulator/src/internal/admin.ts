@@ -18,6 +18,14 @@ export interface AdminTarget {
   snapshot(): unknown;
   /** The request log, oldest first. */
   requests(): unknown;
+  /** Rate-limit counts (requests let through, 429s). */
+  rateLimits(): unknown;
+  /** Named scenarios. */
+  readonly scenarios: {
+    start(name: unknown, options: Record<string, unknown>): void;
+    clear(): void;
+    running(): unknown;
+  };
   restore(snapshot: never): void;
 }
 
@@ -88,6 +96,19 @@ export function createAdmin(
     },
     "GET /__emulator/snapshot": () => target.snapshot(),
     "GET /__emulator/requests": () => target.requests(),
+    "GET /__emulator/rate-limits": () => target.rateLimits(),
+    "GET /__emulator/scenarios": () => target.scenarios.running(),
+    "POST /__emulator/scenarios": (body) => {
+      if (!isObj(body)) throw bad('body: must be { "name": "...", "options": { ... } }');
+      const options = body["options"] ?? {};
+      if (!isObj(options)) throw bad("options: must be an object");
+      target.scenarios.start(body["name"], options);
+      return { running: target.scenarios.running() };
+    },
+    "DELETE /__emulator/scenarios": () => {
+      target.scenarios.clear();
+      return "OK";
+    },
     "POST /__emulator/restore": (body) => {
       const problem = snapshotProblem(body);
       if (problem) throw bad(problem);

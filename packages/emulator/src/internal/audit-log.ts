@@ -1,6 +1,6 @@
 // The account audit log: one entry per successful management write (who, what, when, on what),
 // kept per owner (an account e-mail or a team id), at most ENTRIES_PER_OWNER each, newest kept.
-import { randomUUID } from "node:crypto";
+import { seconds, uuid, type Entropy } from "./entropy.js";
 
 /** An entry as `listAuditLogs` answers it (the service's `AuditLog`). */
 export interface AuditEntry {
@@ -88,6 +88,8 @@ export interface Touched {
 export class AuditLog {
   private byOwner = new Map<string, AuditEntry[]>();
 
+  constructor(private readonly entropy: Entropy) {}
+
   /** Records a successful write by `actor` under `owner`. */
   record(input: {
     operationId: string;
@@ -97,9 +99,9 @@ export class AuditLog {
     ip: string;
   }): void {
     const { code, name } = actionOf(input.operationId);
-    const timestamp = Math.floor(Date.now() / 1000);
+    const timestamp = seconds(this.entropy);
     const entry: AuditEntry = {
-      log_id: randomUUID(),
+      log_id: uuid(this.entropy),
       customer_id: input.owner,
       actor: input.actor,
       timestamp,
@@ -123,7 +125,7 @@ export class AuditLog {
 
   /** The entries of these owners still within retention, newest first. */
   list(owners: readonly string[]): AuditEntry[] {
-    const now = Math.floor(Date.now() / 1000);
+    const now = seconds(this.entropy);
     // Each owner's list is oldest first: reversed, then a stable sort keeps same-second entries newest first.
     return owners
       .flatMap((o) => [...(this.byOwner.get(o) ?? [])].reverse())

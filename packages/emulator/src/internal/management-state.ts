@@ -1,7 +1,7 @@
 // State and business rules of the management API: databases, backups, teams and vector indexes here,
 // search indexes and QStash users in their own modules, each owned by an account (its e-mail) or a
 // team, visible only to that account or the team's members; every successful write is audited.
-import { randomBytes, randomUUID } from "node:crypto";
+import { createEntropy, hex, seconds, token, uuid, type Entropy } from "./entropy.js";
 import { operations, valueSets } from "../generated/operations.js";
 import { AuditLog, type AuditEntry, type Touched } from "./audit-log.js";
 import { HttpError } from "./http-error.js";
@@ -9,9 +9,7 @@ import { QStashUsers, type QStashSnapshot } from "./qstash-state.js";
 import {
   asObj,
   hostName,
-  now,
   str,
-  token,
   type Account,
   type Handlers,
   type OperationInput,
@@ -124,7 +122,7 @@ export class ManagementState {
   private backups = new Map<string, BackupRecord>();
   private teams = new Map<string, TeamRecord>();
   private indexes = new Map<string, { owner: string; record: IndexRecord }>();
-  private readonly audit = new AuditLog();
+  private readonly audit: AuditLog;
   /** What the running write touched (for its audit entry). */
   private touched: Touched | undefined;
 
@@ -140,15 +138,20 @@ export class ManagementState {
       if (this.touched.entities.length < 3) this.touched.entities.push(entity);
     },
   };
-  private readonly search = new SearchIndexes(this.access);
+  private readonly search: SearchIndexes;
   /** QStash users: every account starts with one per region; their tokens open the logs API. */
   readonly qstash: QStashUsers;
 
   /** Every operation's handler: this module's, the search indexes' and the QStash users'. */
   private readonly all: Handlers;
 
-  constructor(accounts: readonly Account[] = []) {
-    this.qstash = new QStashUsers(this.access, accounts);
+  constructor(
+    accounts: readonly Account[] = [],
+    private readonly entropy: Entropy = createEntropy(),
+  ) {
+    this.audit = new AuditLog(entropy);
+    this.search = new SearchIndexes(this.access, entropy);
+    this.qstash = new QStashUsers(this.access, accounts, entropy);
     this.all = { ...this.handlers, ...this.search.handlers, ...this.qstash.handlers };
   }
 
@@ -187,6 +190,12 @@ export class ManagementState {
 
   reset(): void {
     this.restore({ databases: [], backups: [], teams: [], indexes: [] });
+  }
+
+  /** Deletes a database and its backups as another team member would (no audit entry for anyone). */
+  dropDatabase(id: string): void {
+    if (!this.databases.delete(id)) throw new TypeError(`databaseId: no database ${id}`);
+    for (const [backup, b] of this.backups) if (b.database_id === id) this.backups.delete(backup);
   }
 
   // --- visibility and roles ----------------------------------------------------------------------
@@ -326,7 +335,10 @@ export class ManagementState {
         .filter((d) => this.canUse(d.owner, account))
         .map((d) => d.record),
     getDatabaseStats: ({ account, params }) =>
-      databaseStats(this.database(str(params["id"]), account, "read its statistics").database_id),
+      databaseStats(
+        this.database(str(params["id"]), account, "read its statistics").database_id,
+        this.entropy.now(),
+      ),
     changePlan: ({ account, params, body }) => {
       const db = this.database(str(params["id"]), account, "change its plan");
       const b = asObj(body);
@@ -338,7 +350,7 @@ export class ManagementState {
       }
       const plan = str(b["plan_name"]);
       checkKnown("plan_name", plan, "DatabasePlan");
-      Object.assign(db, planFields(plan), { last_plan_upgrade_time: now() });
+      Object.assign(db, planFields(plan), { last_plan_upgrade_time: seconds(this.entropy) });
       if (typeof b["auto_upgrade"] === "boolean") db.auto_upgrade = b["auto_upgrade"];
       if (typeof b["prod_pack_enabled"] === "boolean")
         db["prod_pack_enabled"] = b["prod_pack_enabled"];
@@ -358,9 +370,9 @@ export class ManagementState {
     },
     resetDatabasePassword: ({ account, params }) => {
       const db = this.database(str(params["id"]), account, "reset its password");
-      db.password = token(16);
-      db.rest_token = token(36);
-      db.read_only_rest_token = token(36);
+      db.password = token(this.entropy, 16);
+      db.rest_token = token(this.entropy, 36);
+      db.read_only_rest_token = token(this.entropy, 36);
       return db;
     },
     enableDatabaseTls: ({ account, params }) => {
@@ -408,6 +420,8 @@ export class ManagementState {
         );
       }
       db.read_regions = regions;
+      db["all_members"] = [db.primary_region, ...regions];
+      db["replicas"] = 1 + regions.length;
       return "OK";
     },
     moveDatabaseToTeam: ({ account, body }) => {
@@ -420,17 +434,17 @@ export class ManagementState {
     createBackup: ({ account, params, body }) => {
       const db = this.database(str(params["id"]), account, "back it up");
       const backup: BackupRecord = {
-        backup_id: randomUUID(),
+        backup_id: uuid(this.entropy),
         name: str(asObj(body)["name"]),
         database_id: db.database_id,
         customer_id: account.email,
-        creation_time: now(),
+        creation_time: seconds(this.entropy),
         state: "completed",
-        backup_size: 1024 * (1 + Math.floor(Math.random() * 4096)),
+        backup_size: 1024 * (1 + ((this.entropy.bytes(2)[0] ?? 0) << 4)),
         // Strings on the wire, not booleans.
         daily_backup: "false",
         hourly_backup: "false",
-        internal_backup_tag: `backup-${randomBytes(6).toString("hex")}`,
+        internal_backup_tag: `backup-${hex(this.entropy, 6)}`,
       };
       this.backups.set(backup.backup_id, backup);
       this.access.touch(undefined, backup.backup_id);
@@ -471,7 +485,7 @@ export class ManagementState {
     createTeam: ({ account, body }) => {
       const b = asObj(body);
       const team: TeamRecord = {
-        team_id: randomUUID(),
+        team_id: uuid(this.entropy),
         team_name: str(b["team_name"]),
         copy_cc: b["copy_cc"] === true,
         members: [[account.email, "owner"]],
@@ -544,15 +558,16 @@ export class ManagementState {
       return "OK";
     },
     createVectorIndex: ({ account, body }) =>
-      withThroughput(this.createIndex(account, asObj(body))),
-    listVectorIndexes: ({ account }) => this.visibleIndexes(account).map(withThroughput),
+      withThroughput(this.createIndex(account, asObj(body)), this.entropy.now()),
+    listVectorIndexes: ({ account }) =>
+      this.visibleIndexes(account).map((i) => withThroughput(i, this.entropy.now())),
     getVectorIndex: ({ account, params }) =>
-      withThroughput(this.index(str(params["id"]), account, "read it")),
+      withThroughput(this.index(str(params["id"]), account, "read it"), this.entropy.now()),
     getGlobalVectorStats: ({ account }) =>
       globalStats(this.visibleIndexes(account).map((i) => indexTotals(i.id, dimensions(i)))),
     getVectorIndexStats: ({ account, params, query }) => {
       const idx = this.index(str(params["id"]), account, "read its statistics");
-      return indexStats(idx.id, query["period"], dimensions(idx));
+      return indexStats(idx.id, query["period"], this.entropy.now(), dimensions(idx));
     },
     deleteVectorIndex: ({ account, params }) => {
       this.indexes.delete(this.index(str(params["id"]), account, "delete it").id);
@@ -564,8 +579,8 @@ export class ManagementState {
     },
     resetVectorIndexTokens: ({ account, params }) => {
       const idx = this.index(str(params["id"]), account, "reset its tokens");
-      idx.token = token(36);
-      idx.read_only_token = token(36);
+      idx.token = token(this.entropy, 36);
+      idx.read_only_token = token(this.entropy, 36);
       return "OK";
     },
     setVectorIndexPlan: ({ account, params, body }) => {
@@ -592,7 +607,10 @@ export class ManagementState {
     value: boolean,
     action: string,
   ): string {
-    this.database(str(params["id"]), account, action)[flag] = value;
+    const db = this.database(str(params["id"]), account, action);
+    db[flag] = value;
+    // `db_eviction` is the service's second name of the same flag.
+    if (flag === "eviction") db["db_eviction"] = value;
     return "OK";
   }
 
@@ -608,7 +626,7 @@ export class ManagementState {
     const reads = Array.isArray(b["read_regions"])
       ? [...new Set(b["read_regions"] as string[])]
       : [];
-    let platform = typeof b["platform"] === "string" ? b["platform"] : undefined;
+    const platform = typeof b["platform"] === "string" ? b["platform"] : undefined;
     if (platform !== undefined) checkKnown("platform", platform, "Platform");
     if (region === "global") {
       if (typeof primary !== "string") {
@@ -622,7 +640,6 @@ export class ManagementState {
           `platform: ${primary} is a ${onGcp ? "gcp" : "aws"} region, not a ${platform} one`,
         );
       }
-      platform ??= onGcp ? "gcp" : "aws";
       for (const r of reads) checkKnown("read_regions", r, "ReadRegion");
       if (reads.includes(primary)) {
         throw new HttpError(400, `read_regions: must not include the primary region ${primary}`);
@@ -641,28 +658,28 @@ export class ManagementState {
       if (b["read_regions"] !== undefined) {
         throw new HttpError(400, "read_regions: only a global database has read regions");
       }
-      platform ??= "aws";
     }
     const plan = typeof b["plan"] === "string" ? b["plan"] : "payg";
     checkKnown("plan", plan, "DatabasePlan");
-    const host = hostName();
+    const host = hostName(this.entropy);
     const record: DatabaseRecord = {
-      database_id: randomUUID(),
+      database_id: uuid(this.entropy),
       database_name: name,
-      platform,
       region,
       port: 6379,
-      creation_time: now(),
+      creation_time: seconds(this.entropy),
       state: "active",
       endpoint: `${host}.upstash.io`,
       tls: b["tls"] === true,
-      password: token(16),
+      password: token(this.entropy, 16),
       user_email: account.email,
-      rest_token: token(36),
-      read_only_rest_token: token(36),
+      rest_token: token(this.entropy, 36),
+      read_only_rest_token: token(this.entropy, 36),
       primary_region: region === "global" ? String(primary) : region,
       read_regions: region === "global" ? reads : [],
       eviction: b["eviction"] === true,
+      db_eviction: b["eviction"] === true,
+      replicas: region === "global" ? 1 + reads.length : 1,
       auto_upgrade: false,
       consistent: false,
       budget: typeof b["budget"] === "number" ? b["budget"] : 360,
@@ -695,7 +712,7 @@ export class ManagementState {
         encryptionAtRest: false,
       },
       ...planFields(plan),
-      last_plan_upgrade_time: now(),
+      last_plan_upgrade_time: seconds(this.entropy),
     };
     this.databases.set(record.database_id, { owner: account.email, record });
     this.access.touch(account.email, record.database_id);
@@ -720,22 +737,14 @@ export class ManagementState {
     checkKnown("type", type, "VectorPlan");
     checkKnown("index_type", indexType, "IndexType");
     if (typeof dense === "string") {
+      // The document states no rule tying the model to the index type: any combination is kept.
       checkKnown("embedding_model", dense, "EmbeddingModel");
-      if (indexType === "SPARSE") {
-        throw new HttpError(400, "embedding_model: a SPARSE index has no dense embedding model");
-      }
     }
     if (typeof sparse === "string") {
       checkKnown("sparse_embedding_model", sparse, "SparseEmbeddingModel");
-      if (indexType === "DENSE") {
-        throw new HttpError(
-          400,
-          "sparse_embedding_model: only a SPARSE or HYBRID index has a sparse embedding model",
-        );
-      }
     }
     const record: IndexRecord = {
-      id: randomUUID(),
+      id: uuid(this.entropy),
       customer_id: account.email,
       name,
       // The older spelling is accepted; the record uses the current one.
@@ -743,13 +752,14 @@ export class ManagementState {
       dimension_count: b["dimension_count"] as number,
       ...(typeof dense === "string" ? { embedding_model: dense } : {}),
       ...(typeof sparse === "string" ? { sparse_embedding_model: sparse } : {}),
-      endpoint: `${hostName()}-${region === "eu-west-1" ? "eu1" : region === "us-central1" ? "usc1" : "us1"}-vector.upstash.io`,
-      token: token(36),
-      read_only_token: token(36),
+      endpoint: `${hostName(this.entropy)}-${region === "eu-west-1" ? "eu1" : region === "us-central1" ? "usc1" : "us1"}-vector.upstash.io`,
+      token: token(this.entropy, 36),
+      read_only_token: token(this.entropy, 36),
       type,
       region,
-      creation_time: now(),
+      creation_time: seconds(this.entropy),
       ...planLimits(type),
+      reserved_price: 0,
       index_type: indexType,
     };
     this.indexes.set(record.id, { owner: account.email, record });
@@ -768,6 +778,7 @@ function member(team: TeamRecord, email: string, role: Role): Record<string, unk
     team_name: team.team_name,
     member_email: email,
     member_role: role,
+    copy_cc: team.copy_cc,
   };
 }
 
@@ -814,7 +825,7 @@ const dimensions = (idx: IndexRecord): number =>
   typeof idx["dimension_count"] === "number" ? idx["dimension_count"] : 384;
 
 /** An index as answered: `throughput_vector` (requests per minute, the last hour) is computed. */
-const withThroughput = (idx: IndexRecord): IndexRecord => ({
+const withThroughput = (idx: IndexRecord, nowMs: number): IndexRecord => ({
   ...idx,
-  throughput_vector: throughputVector(idx.id),
+  throughput_vector: throughputVector(idx.id, nowMs),
 });

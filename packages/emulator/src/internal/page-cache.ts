@@ -62,12 +62,14 @@ const caches = new WeakMap<LogsStore, PageCache>();
  * same query on an unchanged store answers the bytes built the first time (pages up to 64 K
  * characters; longer ones are returned as built). A handler that throws (a bad cursor) caches nothing.
  */
-export function cachedListing<Ctx extends { readonly logs: LogsStore }>(
-  handler: (ctx: Ctx, query: Record<string, unknown>) => string,
-): (ctx: Ctx, query: Record<string, unknown>) => Buffer | string {
-  return (ctx, query) => {
+export function cachedListing<Ctx extends { readonly logs: LogsStore }, Field extends string>(
+  handler: (ctx: Ctx, query: Record<string, unknown>, field: Field) => string,
+): (ctx: Ctx, query: Record<string, unknown>, field: Field) => Buffer | string {
+  return (ctx, query, field) => {
     let cache = caches.get(ctx.logs);
     if (cache === undefined) caches.set(ctx.logs, (cache = new PageCache()));
-    return cache.page(ctx.logs, JSON.stringify(query), () => handler(ctx, query));
+    return cache.page(ctx.logs, `${field} ${JSON.stringify(query)}`, () =>
+      handler(ctx, query, field),
+    );
   };
 }

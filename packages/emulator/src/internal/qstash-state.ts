@@ -1,16 +1,9 @@
 // QStash users: one per account and region from the start (the service has no operation that creates
 // one), with their plans, budgets, production pack, statistics and the tokens the logs API accepts.
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
+import { seconds, token, uuid, type Entropy } from "./entropy.js";
 import { HttpError } from "./http-error.js";
-import {
-  asObj,
-  now,
-  str,
-  token,
-  type Account,
-  type Handlers,
-  type ResourceAccess,
-} from "./resource.js";
+import { asObj, str, type Account, type Handlers, type ResourceAccess } from "./resource.js";
 import { qstashStats } from "./stats.js";
 
 /** A QStash user as stored and answered. */
@@ -71,13 +64,13 @@ function limits(type: string, reserved: string): Record<string, number> {
 const digest = (s: string): string => createHash("sha256").update(s, "utf8").digest("hex");
 
 /** A new QStash user of `email` in `region`, on the free plan. */
-function newUser(email: string, region: string): QStashRecord {
-  const t = now();
+function newUser(e: Entropy, email: string, region: string): QStashRecord {
+  const t = seconds(e);
   return {
-    id: randomUUID(),
+    id: uuid(e),
     customer_id: email,
-    token: token(48),
-    read_only_token: token(48),
+    token: token(e, 48),
+    read_only_token: token(e, 48),
     active: true,
     state: "active",
     type: "free",
@@ -106,9 +99,13 @@ export class QStashUsers {
   constructor(
     private readonly access: ResourceAccess,
     accounts: readonly Account[],
+    private readonly entropy: Entropy,
   ) {
     this.initial = accounts.flatMap((a) =>
-      QSTASH_REGIONS.map((region) => ({ owner: a.email, record: newUser(a.email, region) })),
+      QSTASH_REGIONS.map((region) => ({
+        owner: a.email,
+        record: newUser(entropy, a.email, region),
+      })),
     );
     this.reset();
   }
@@ -168,8 +165,8 @@ export class QStashUsers {
     resetQStashToken: ({ account, params }) => {
       const u = this.user(str(params["id"]), account, "reset its token");
       this.forget(u);
-      u.token = token(48);
-      u.read_only_token = token(48);
+      u.token = token(this.entropy, 48);
+      u.read_only_token = token(this.entropy, 48);
       this.remember(u);
       return u;
     },
@@ -187,13 +184,17 @@ export class QStashUsers {
         type: "paid",
         reserved_type: reserved,
         reserved_price: reserved === "" ? 0 : Math.round(FIXED_PER_DAY[reserved]! / 5_000),
-        last_plan_upgrade_time: now(),
+        last_plan_upgrade_time: seconds(this.entropy),
         ...limits("paid", reserved),
       });
       return "OK";
     },
     getQStashStats: ({ account, params, query }) =>
-      qstashStats(this.user(str(params["id"]), account, "read its statistics").id, query["period"]),
+      qstashStats(
+        this.user(str(params["id"]), account, "read its statistics").id,
+        query["period"],
+        this.entropy.now(),
+      ),
     getQStashIPv4: () => [...IPV4_BLOCKS],
     moveQStashToTeam: ({ account, body }) => {
       const b = asObj(body);

@@ -57,7 +57,10 @@ export class RateLimits {
   private readonly counters = new Map<string, Counter>();
   private counts = { accepted: 0, refused: 0 };
 
-  constructor(private readonly settings: RateLimitSettings) {}
+  constructor(
+    private readonly settings: RateLimitSettings,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /** Whether any limit is set. */
   get enabled(): boolean {
@@ -69,6 +72,11 @@ export class RateLimits {
     return { ...this.counts };
   }
 
+  /** Counts a 429 another part of the emulator answered (a scenario's). */
+  countRefused(): void {
+    this.counts.refused++;
+  }
+
   /** Forgets every window and count. */
   reset(): void {
     this.counters.clear();
@@ -78,7 +86,7 @@ export class RateLimits {
   /** Counts one request of `token`: the headers of its answer, and the limit that refused it, if any. */
   take(
     token: string,
-    now: number = Date.now(),
+    now: number = this.clock(),
   ): { headers: Record<string, string>; refused?: string } {
     const { burstLimit, dailyQuota } = this.settings;
     const second = Math.floor(now / 1000);

@@ -1,6 +1,5 @@
 // The request log: the last API requests the emulator answered (never admin requests), with the W3C
 // trace context each one carried, so a test or an operator can match a client's spans to what arrived.
-import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** One API request as the emulator saw it. */
 export interface RequestRecord {
@@ -24,21 +23,18 @@ export interface RequestRecord {
 export const REQUEST_LOG_SIZE = 1000;
 
 const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return typeof value === "string" ? value.trim() : undefined;
-};
+const header = (headers: Headers, name: string): string | undefined => headers.get(name)?.trim();
 
 /** The last {@link REQUEST_LOG_SIZE} API requests, and who wants to hear of each one answered. */
 export class RequestLog {
   #records: RequestRecord[] = [];
   #listeners = new Set<(record: RequestRecord) => void>();
 
-  /** Records a request; its status is filled in when the answer is sent. */
-  add(req: IncomingMessage, res: ServerResponse, method: string, path: string): RequestRecord {
-    const traceparent = header(req, "traceparent")?.toLowerCase();
+  /** Records a request; its status is filled in by `answered()`. */
+  add(headers: Headers, method: string, path: string): RequestRecord {
+    const traceparent = header(headers, "traceparent")?.toLowerCase();
     const valid = traceparent !== undefined && TRACEPARENT.test(traceparent);
-    const tracestate = valid ? header(req, "tracestate")?.slice(0, 512) : undefined;
+    const tracestate = valid ? header(headers, "tracestate")?.slice(0, 512) : undefined;
     const record: RequestRecord = {
       time: Date.now(),
       method,
@@ -48,11 +44,13 @@ export class RequestLog {
     };
     this.#records.push(record);
     if (this.#records.length > REQUEST_LOG_SIZE) this.#records.shift();
-    res.once("finish", () => {
-      record.status = res.statusCode;
-      for (const listener of this.#listeners) listener(record);
-    });
     return record;
+  }
+
+  /** Notes the status a request was answered with, and tells the listeners. */
+  answered(record: RequestRecord, status: number): void {
+    record.status = status;
+    for (const listener of this.#listeners) listener(record);
   }
 
   /** The requests kept, oldest first (copies). */

@@ -1,6 +1,6 @@
 // What every resource module of the management API shares: the caller, a handler's input, the one
 // rights check (team roles) and small record helpers.
-import { randomBytes } from "node:crypto";
+import { type Entropy } from "./entropy.js";
 
 /** A management account: HTTP Basic user (e-mail) and password (API key). */
 export interface Account {
@@ -38,8 +38,6 @@ export interface ResourceAccess {
   touch(owner: string | undefined, entity: string): void;
 }
 
-export const now = (): number => Math.floor(Date.now() / 1000);
-export const token = (bytes = 24): string => randomBytes(bytes).toString("base64url");
 export const asObj = (v: unknown): Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 export const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -69,7 +67,7 @@ const ANIMALS = [
   "crane",
 ];
 /** A host slug such as `brave-otter-51234`. */
-export const hostName = (): string => {
-  const b = randomBytes(3);
+export const hostName = (e: Entropy): string => {
+  const b = e.bytes(3);
   return `${ADJECTIVES[(b[0] ?? 0) % ADJECTIVES.length]}-${ANIMALS[(b[1] ?? 0) % ANIMALS.length]}-${10000 + (((b[2] ?? 0) * 131) % 89999)}`;
 };

@@ -1,13 +1,11 @@
 // Search indexes: create, read, rename, reset their tokens, transfer into a team, delete, and their
 // usage statistics, each owned by an account (its e-mail) or a team, with the same rights as databases.
-import { randomUUID } from "node:crypto";
+import { seconds, token, uuid, type Entropy } from "./entropy.js";
 import { HttpError } from "./http-error.js";
 import {
   asObj,
   hostName,
-  now,
   str,
-  token,
   type Account,
   type Handlers,
   type ResourceAccess,
@@ -50,7 +48,10 @@ function limits(type: string): Record<string, number> {
 export class SearchIndexes {
   private indexes = new Map<string, { owner: string; record: SearchRecord }>();
 
-  constructor(private readonly access: ResourceAccess) {}
+  constructor(
+    private readonly access: ResourceAccess,
+    private readonly entropy: Entropy,
+  ) {}
 
   snapshot(): SearchSnapshot {
     return structuredClone([...this.indexes.values()]);
@@ -91,17 +92,17 @@ export class SearchIndexes {
     }
     const region = str(b["region"]);
     const record: SearchRecord = {
-      id: randomUUID(),
+      id: uuid(this.entropy),
       customer_id: account.email,
       name: str(b["name"]),
-      endpoint: `${hostName()}-${region === "eu-west-1" ? "eu1" : "us1"}`,
+      endpoint: `${hostName(this.entropy)}-${region === "eu-west-1" ? "eu1" : "us1"}`,
       type,
       region,
       vercel_email: "",
-      token: token(36),
-      read_only_token: token(36),
+      token: token(this.entropy, 36),
+      read_only_token: token(this.entropy, 36),
       ...limits(type),
-      creation_time: now(),
+      creation_time: seconds(this.entropy),
       input_enrichment_enabled: false,
     };
     this.indexes.set(record.id, { owner: account.email, record });
@@ -111,7 +112,7 @@ export class SearchIndexes {
 
   private readonly out = (r: SearchRecord): SearchRecord => ({
     ...r,
-    throughput_vector: throughputVector(r.id),
+    throughput_vector: throughputVector(r.id, this.entropy.now()),
   });
 
   readonly handlers: Handlers = {
@@ -129,8 +130,8 @@ export class SearchIndexes {
     },
     resetSearchPassword: ({ account, params }) => {
       const idx = this.index(str(params["id"]), account, "reset its password");
-      idx.token = token(36);
-      idx.read_only_token = token(36);
+      idx.token = token(this.entropy, 36);
+      idx.read_only_token = token(this.entropy, 36);
       return "OK";
     },
     transferSearchIndex: ({ account, params, body }) => {
@@ -154,6 +155,10 @@ export class SearchIndexes {
     getGlobalSearchStats: ({ account }) =>
       globalStats(this.visible(account).map((r) => indexTotals(r.id))),
     getSearchIndexStats: ({ account, params, query }) =>
-      indexStats(this.index(str(params["id"]), account, "read its statistics").id, query["period"]),
+      indexStats(
+        this.index(str(params["id"]), account, "read its statistics").id,
+        query["period"],
+        this.entropy.now(),
+      ),
   };
 }

@@ -48,8 +48,11 @@ export function periodSteps(period: unknown): { points: number; stepMs: number }
   return { points: 60, stepMs: span / 60 };
 }
 
+/** The start of the minute of `ms`. */
+const minute = (ms: number): number => Math.floor(ms / 60_000) * 60_000;
+
 /** A series generator bound to a clock anchor and a generator. */
-export function seriesMaker(rng: Rng, endMs = Math.floor(Date.now() / 60_000) * 60_000) {
+export function seriesMaker(rng: Rng, endMs: number) {
   /** `points` values around `base` (± spread / 2), never negative, `stepMs` apart, ending at `endMs`. */
   const series = (
     base: number,
@@ -75,16 +78,16 @@ export function seriesMaker(rng: Rng, endMs = Math.floor(Date.now() / 60_000) * 
 }
 
 /** Weekday names of the last `n` days, oldest first, ending today. */
-export function lastDays(n: number, endMs = Date.now()): string[] {
+export function lastDays(n: number, endMs: number): string[] {
   return Array.from({ length: n }, (_, i) => weekday(endMs - (n - 1 - i) * DAY));
 }
 
 // --- key-value databases ---------------------------------------------------------------------------
 
 /** `DatabaseStats` of a database: hourly series over a day, daily ones over a week, this month's totals. */
-export function databaseStats(id: string): Record<string, unknown> {
+export function databaseStats(id: string, nowMs: number): Record<string, unknown> {
   const rng = seeded(id);
-  const { series } = seriesMaker(rng, Math.floor(Date.now() / HOUR) * HOUR);
+  const { series } = seriesMaker(rng, Math.floor(nowMs / HOUR) * HOUR);
   const hourly = (base: number, spread: number, whole = false): Point[] =>
     series(base, spread, 24, HOUR, whole);
   const daily = series(40_000, 30_000, 7, DAY, true);
@@ -103,7 +106,7 @@ export function databaseStats(id: string): Record<string, unknown> {
     write_latency_99: hourly(3, 2),
     keyspace: hourly(keys, keys * 0.05, true),
     connection_count: hourly(12, 10, true),
-    monitor_count: { x: timeText(Date.now()), y: 0 },
+    monitor_count: { x: timeText(nowMs), y: 0 },
     hits: hourly(90, 60),
     misses: hourly(10, 8),
     read: hourly(80, 50),
@@ -129,7 +132,7 @@ export function databaseStats(id: string): Record<string, unknown> {
       metric_identifier,
       data_points: hourly(60 / (i + 1), 30 / (i + 1), true),
     })),
-    days: lastDays(7),
+    days: lastDays(7, nowMs),
   };
 }
 
@@ -178,11 +181,16 @@ export function globalStats(totals: readonly IndexTotals[]): Record<string, numb
 }
 
 /** `VectorStats` of a vector or search index over `period`, consistent with its totals. */
-export function indexStats(id: string, period: unknown, dimensions = 384): Record<string, unknown> {
+export function indexStats(
+  id: string,
+  period: unknown,
+  nowMs: number,
+  dimensions = 384,
+): Record<string, unknown> {
   const t = indexTotals(id, dimensions);
   const rng = seeded(`stats:${id}`);
   const { points, stepMs } = periodSteps(period);
-  const { series, rising } = seriesMaker(rng);
+  const { series, rising } = seriesMaker(rng, minute(nowMs));
   const day = (monthly: number): Point[] =>
     series(monthly / 30, monthly / 60, 7, DAY, true).map((p, i, all) =>
       // Today is not over yet: its count is a part of a day's.
@@ -205,7 +213,7 @@ export function indexStats(id: string, period: unknown, dimensions = 384): Recor
     monthly_bandwidth_usage: t.monthlyBandwidth,
     storage_usage: t.bytes,
     monthly_cost: t.monthlyCost,
-    days: lastDays(7),
+    days: lastDays(7, nowMs),
     daily_query_requests: queries,
     daily_update_requests: updates,
     daily_rerank_requests: reranks,
@@ -236,19 +244,19 @@ export function indexStats(id: string, period: unknown, dimensions = 384): Recor
 }
 
 /** `throughput_vector` of an index record: requests per minute over the last hour. */
-export function throughputVector(id: string): Point[] {
-  const { series } = seriesMaker(seeded(`throughput:${id}`));
+export function throughputVector(id: string, nowMs: number): Point[] {
+  const { series } = seriesMaker(seeded(`throughput:${id}`), minute(nowMs));
   return series(20, 20, 60, 60_000, true);
 }
 
 // --- QStash ----------------------------------------------------------------------------------------
 
 /** `QStashStats` of a QStash user over `period`: per-day arrays for the whole current month. */
-export function qstashStats(id: string, period: unknown): Record<string, unknown> {
+export function qstashStats(id: string, period: unknown, nowMs: number): Record<string, unknown> {
   const rng = seeded(`qstash:${id}`);
   const { points, stepMs } = periodSteps(period);
-  const { series } = seriesMaker(rng);
-  const now = new Date();
+  const { series } = seriesMaker(rng, minute(nowMs));
+  const now = new Date(nowMs);
   const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
   const length = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
   const today = now.getUTCDate() - 1;

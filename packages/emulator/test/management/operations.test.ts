@@ -156,7 +156,7 @@ const cases: (readonly [string, () => Promise<void>, () => Promise<void>])[] = [
             colour: 1,
           }),
         ),
-      ).toMatchObject({ database_name: "current", platform: "gcp", primary_region: "us-central1" });
+      ).toMatchObject({ database_name: "current", primary_region: "us-central1" });
     },
     async () => {
       fails(await mgmt(emu, "POST", "/v2/redis/database", {}), 400, /^database_name: is required/);
@@ -535,7 +535,13 @@ const cases: (readonly [string, () => Promise<void>, () => Promise<void>])[] = [
     async () => {
       const t = await team();
       expect(ok(await mgmt(emu, "GET", `/v2/teams/${t}`))).toEqual([
-        { team_id: t, team_name: "t", member_email: ALICE.email, member_role: "owner" },
+        {
+          team_id: t,
+          team_name: "t",
+          member_email: ALICE.email,
+          member_role: "owner",
+          copy_cc: false,
+        },
       ]);
     },
     async () => fails(await mgmt(emu, "GET", `/v2/teams/${MISSING}`), 404, /not found/),
@@ -556,6 +562,7 @@ const cases: (readonly [string, () => Promise<void>, () => Promise<void>])[] = [
         team_name: "t",
         member_email: "c@x.io",
         member_role: "admin",
+        copy_cc: false,
       });
     },
     async () => {
