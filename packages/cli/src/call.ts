@@ -112,7 +112,7 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
 export async function callOperation(
   ctx: Context,
   op: CliOperation,
-  options: { param?: string[]; body?: string; dryRun?: boolean },
+  options: { param?: string[]; body?: string; dryRun?: boolean; yes?: boolean },
   fieldFlags: Map<string, string>,
 ): Promise<void> {
   for (const p of op.inputs) if (p.in !== "body") fieldFlags.set(p.name, `--param ${p.name}`);
@@ -128,7 +128,10 @@ export async function callOperation(
     ctx.err("(dry run: nothing was sent)");
     return;
   }
-  const result = await send(ctx, op, input);
+  const resource = Object.values(input.path ?? {})
+    .map((value) => String(value))
+    .join(" ");
+  const result = await send(ctx, op, input, { yes: options.yes === true, resource });
   const shown =
     op.success === "acknowledgement" && (result === undefined || result === "") ? "OK" : result;
   if (shown !== undefined) ctx.out(safeJson(shown, 2) + "\n");

@@ -55,7 +55,7 @@ Exit codes:
   0    success
   1    the API answered with an error, or the request failed (after retries)
   2    usage error: unknown command or flag, bad value, missing credentials,
-       a deletion without --yes and no terminal to confirm on
+       a call that cannot be undone without --yes and no terminal to confirm on
   130  interrupted (Ctrl-C)
 
 Examples:
@@ -369,8 +369,13 @@ export function buildProgram(state: RunState): Command {
       "\nEach operation has its own help: api-clients call <operationId> --help\nThe result is printed as JSON.",
     );
   for (const op of allOperations()) {
-    call
-      .command(op.id)
+    const command = call.command(op.id);
+    if (op.irreversible)
+      command.option(
+        "-y, --yes",
+        "send without asking: it cannot be undone (needed without a terminal)",
+      );
+    command
       .description(`${op.method} ${op.path}: ${op.summary}`)
       .option(
         "-p, --param <name=value>",
@@ -380,9 +385,11 @@ export function buildProgram(state: RunState): Command {
       .option("--body <json>", "the JSON request body: inline, @file, or @- for stdin")
       .option("--dry-run", "print the request that would be sent, and send nothing")
       .addHelpText("after", operationHelp(op))
-      .action(async (opts: { param?: string[]; body?: string; dryRun?: boolean }) => {
-        await callOperation(ctx(), op, opts, state.fieldFlags);
-      });
+      .action(
+        async (opts: { param?: string[]; body?: string; dryRun?: boolean; yes?: boolean }) => {
+          await callOperation(ctx(), op, opts, state.fieldFlags);
+        },
+      );
   }
 
   for (const command of walk(program)) {

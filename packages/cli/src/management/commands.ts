@@ -46,8 +46,6 @@ interface CommandRow {
   readonly flags?: Readonly<Record<string, string>>;
   /** Default: a record for an object, the lines of a list of strings, `OK` for an acknowledgement. */
   readonly view?: View;
-  /** What it deletes: the command asks first, or needs `--yes` without a terminal. */
-  readonly deletes?: string;
 }
 
 const list = (columns: Column<never>[], empty: string): View => ({
@@ -71,7 +69,7 @@ export const COMMANDS: readonly CommandRow[] = [
   { command: "db get", op: "getDatabase", view: "record" },
   { command: "db stats", op: "getDatabaseStats", view: "stats" },
   { command: "db create", op: "createDatabase", flags: { database_name: "name" }, view: "record" },
-  { command: "db delete", op: "deleteDatabase", deletes: "database" },
+  { command: "db delete", op: "deleteDatabase" },
   { command: "db rename", op: "renameDatabase", view: "record" },
   { command: "db reset-password", op: "resetDatabasePassword", view: "record" },
   { command: "db enable-tls", op: "enableDatabaseTls" },
@@ -86,13 +84,13 @@ export const COMMANDS: readonly CommandRow[] = [
   { command: "backups list", op: "listBackups", view: list(backupColumns, "No backups.") },
   { command: "backups create", op: "createBackup" },
   { command: "backups restore", op: "restoreBackup" },
-  { command: "backups delete", op: "deleteBackup", deletes: "backup" },
+  { command: "backups delete", op: "deleteBackup" },
   { command: "backups enable-daily", op: "enableDailyBackup" },
   { command: "backups disable-daily", op: "disableDailyBackup" },
   { command: "teams list", op: "listTeams", view: list(teamColumns, "No teams.") },
   { command: "teams members", op: "listTeamMembers", view: list(memberColumns, "No members.") },
   { command: "teams create", op: "createTeam", flags: { team_name: "name" }, view: "record" },
-  { command: "teams delete", op: "deleteTeam", deletes: "team" },
+  { command: "teams delete", op: "deleteTeam" },
   {
     command: "teams add-member",
     op: "addTeamMember",
@@ -104,7 +102,6 @@ export const COMMANDS: readonly CommandRow[] = [
     op: "removeTeamMember",
     args: ["team_id"],
     flags: { member_email: "member" },
-    deletes: "team member",
   },
   {
     command: "vector list",
@@ -113,7 +110,7 @@ export const COMMANDS: readonly CommandRow[] = [
   },
   { command: "vector get", op: "getVectorIndex", view: "record" },
   { command: "vector create", op: "createVectorIndex", view: "record" },
-  { command: "vector delete", op: "deleteVectorIndex", deletes: "vector index" },
+  { command: "vector delete", op: "deleteVectorIndex" },
   { command: "vector rename", op: "renameVectorIndex" },
   { command: "vector reset-password", op: "resetVectorIndexTokens" },
   { command: "vector set-plan", op: "setVectorIndexPlan" },
@@ -127,7 +124,7 @@ export const COMMANDS: readonly CommandRow[] = [
   },
   { command: "search get", op: "getSearchIndex", view: "record" },
   { command: "search create", op: "createSearchIndex", view: "record" },
-  { command: "search delete", op: "deleteSearchIndex", deletes: "search index" },
+  { command: "search delete", op: "deleteSearchIndex" },
   { command: "search rename", op: "renameSearchIndex" },
   { command: "search reset-password", op: "resetSearchPassword" },
   { command: "search transfer", op: "transferSearchIndex" },
@@ -244,8 +241,11 @@ function addCommand(
       "--body <json>",
       "the JSON body (inline, @file or @- for stdin); flags override its fields",
     );
-  if (row.deletes !== undefined)
-    command.option("-y, --yes", `delete without asking (needed without a terminal)`);
+  if (op.irreversible)
+    command.option(
+      "-y, --yes",
+      "send without asking: it cannot be undone (needed without a terminal)",
+    );
   if (writes) command.option("--dry-run", "print the request that would be sent, and send nothing");
   command.option("--json", "print the answer as JSON, as the API returned it");
   if (row.view === "record")
@@ -290,34 +290,15 @@ function addCommand(
       c.err("(dry run: nothing was sent)");
       return;
     }
-    if (row.deletes !== undefined && opts["yes"] !== true) {
-      // Named by its positional arguments and any required flag (a team member by team and e-mail).
-      const named = [
-        ...args.map((_, i) => received[i] as string),
-        ...flags.filter((f) => f.input.required).map((f) => String(opts[camel(f.flag)] ?? "")),
-      ];
-      await confirm(c, `Delete ${row.deletes} ${named.filter(Boolean).join(" ")}`);
-    }
-    const result = await send(c, op, input);
+    // Named by its positional arguments and any required flag (a team member by team and e-mail).
+    const named = [
+      ...args.map((_, i) => received[i] as string),
+      ...flags.filter((f) => f.input.required).map((f) => String(opts[camel(f.flag)] ?? "")),
+    ];
+    const resource = named.filter(Boolean).join(" ");
+    const result = await send(c, op, input, { yes: opts["yes"] === true, resource });
     print(c, row.view, result, opts);
   });
-}
-
-/** Asks on the terminal; without one, refuses (exit code 2) so a script never deletes by accident. */
-async function confirm(ctx: Context, question: string): Promise<void> {
-  const stdin = ctx.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
-  if (stdin.isTTY !== true || ctx.io.stderr.isTTY !== true)
-    throw new UsageError(
-      `${question}: pass --yes to confirm (there is no terminal to ask on); nothing was deleted`,
-    );
-  const { createInterface } = await import("node:readline/promises");
-  const rl = createInterface({ input: stdin, output: ctx.io.stderr });
-  try {
-    const answer = await rl.question(`${question}? [y/N] `, { signal: ctx.signal });
-    if (!/^\s*y(es)?\s*$/i.test(answer)) throw new Error("not confirmed: nothing was deleted");
-  } finally {
-    rl.close();
-  }
 }
 
 function print(ctx: Context, view: View, result: unknown, opts: Record<string, unknown>): void {
