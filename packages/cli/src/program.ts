@@ -56,7 +56,9 @@ Exit codes:
   1    the API answered with an error, or the request failed (after retries)
   2    usage error: unknown command or flag, bad value, missing credentials,
        a call that cannot be undone without --yes and no terminal to confirm on
-  130  interrupted (Ctrl-C)
+  129  stopped by SIGHUP (terminal closed); an export prints how to resume
+  130  interrupted (Ctrl-C); an export prints how to resume
+  143  stopped by SIGTERM; an export prints how to resume
 
 Examples:
   api-clients logs list --state FAILED --topic-name orders --from 1h
@@ -267,6 +269,10 @@ export function buildProgram(state: RunState): Command {
       "append to --out instead of replacing it (to resume; CSV then writes no second header)",
     )
     .option(
+      "--at-byte <bytes>",
+      "with --append: first cut --out back to this size (what the printed resume command gives)",
+    )
+    .option(
       "--columns <names>",
       `CSV columns, comma-separated (default: ${DEFAULT_CSV_COLUMNS.join(",")})`,
     )
@@ -287,6 +293,16 @@ export function buildProgram(state: RunState): Command {
     const out = opts["out"] as string | undefined;
     if (opts["append"] === true && out === undefined)
       throw new UsageError("--append: needs --out <file>");
+    const atByte =
+      opts["atByte"] === undefined
+        ? undefined
+        : (readValue(
+            { type: "integer", minimum: 0 },
+            opts["atByte"] as string,
+            "--at-byte",
+          ) as number);
+    if (atByte !== undefined && opts["append"] !== true)
+      throw new UsageError("--at-byte: needs --append");
     const columns =
       typeof opts["columns"] === "string"
         ? opts["columns"]
@@ -303,7 +319,7 @@ export function buildProgram(state: RunState): Command {
     // printed resume command reads the rest of exactly this window.
     const now = Date.now();
     const params = pinWindow(readFilters(opts, exportFlags, now) as ListLogsParams, now);
-    const resumeCommand = (cursor: string, limit: number | undefined) =>
+    const resumeCommand = (cursor: string, limit: number | undefined, bytes: number | undefined) =>
       commandLine([
         "api-clients",
         "logs",
@@ -311,6 +327,7 @@ export function buildProgram(state: RunState): Command {
         ...globalArgs(ctx().options),
         ...filterArgs({ ...params, cursor }, exportFlags),
         ...(out === undefined ? [] : ["--out", out, "--append"]),
+        ...(bytes === undefined ? [] : ["--at-byte", String(bytes)]),
         ...(typeof opts["format"] === "string" ? ["--format", opts["format"]] : []),
         ...(typeof opts["columns"] === "string" ? ["--columns", opts["columns"]] : []),
         ...(limit === undefined ? [] : ["--limit", String(limit)]),
@@ -324,6 +341,7 @@ export function buildProgram(state: RunState): Command {
       format: exportFormat(opts["format"] as string | undefined, out),
       out,
       append: opts["append"] === true,
+      atByte,
       columns,
       progress: opts["progress"] !== false,
       redisUrl: opts["redisUrl"] as string | undefined,

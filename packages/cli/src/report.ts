@@ -19,8 +19,12 @@ export const ExitCode = {
   failure: 1,
   /** The command line is wrong: unknown command or flag, bad value, missing credentials. */
   usage: 2,
+  /** Stopped by SIGHUP (the terminal or SSH session closed); an export prints its resume line. */
+  hangup: 129,
   /** Interrupted with Ctrl-C (SIGINT). */
   interrupted: 130,
+  /** Stopped by SIGTERM (`timeout`, systemd, Kubernetes, CI); an export prints its resume line. */
+  terminated: 143,
 } as const;
 
 /** The flag of a client option named by a `ValidationError`. */
