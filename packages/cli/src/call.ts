@@ -54,7 +54,11 @@ export function operationHelp(op: CliOperation): string {
 }
 
 /** Reads `--param name=value` pairs into the call's path and query, each value read by its rule. */
-export function readParams(op: CliOperation, pairs: readonly string[]): SendInput {
+export function readParams(
+  op: CliOperation,
+  pairs: readonly string[],
+  warn: (message: string) => void = () => {},
+): SendInput {
   const given = new Map<string, string[]>();
   for (const pair of pairs) {
     const at = pair.indexOf("=");
@@ -73,7 +77,12 @@ export function readParams(op: CliOperation, pairs: readonly string[]): SendInpu
             ? ` (it has: ${params.map((p) => p.name).join(", ")})`
             : " (it takes none)"),
       );
-    (out[spec.in as "path" | "query"] ??= {})[name] = readInput(spec, values, `--param ${name}`);
+    (out[spec.in as "path" | "query"] ??= {})[name] = readInput(
+      spec,
+      values,
+      `--param ${name}`,
+      warn,
+    );
   }
   for (const p of params)
     if (p.required && !given.has(p.name))
@@ -116,7 +125,7 @@ export async function callOperation(
   fieldFlags: Map<string, string>,
 ): Promise<void> {
   for (const p of op.inputs) if (p.in !== "body") fieldFlags.set(p.name, `--param ${p.name}`);
-  const input = readParams(op, options.param ?? []);
+  const input = readParams(op, options.param ?? [], (message) => ctx.err(message));
   const body = options.body === undefined ? undefined : await readBody(ctx, options.body);
   if (op.body === undefined && body !== undefined)
     throw new UsageError(`--body: ${op.id} takes no request body`);

@@ -217,7 +217,7 @@ export function buildProgram(state: RunState): Command {
   addFilterOptions(list, listFlags);
   list.action(async (opts: Record<string, unknown>) => {
     state.filterFlags = listFlags;
-    const params = readFilters(opts, listFlags, Date.now()) as ListLogsParams;
+    const params = readFilters(opts, listFlags, Date.now(), (m) => ctx().err(m)) as ListLogsParams;
     await listLogs(ctx(), params, opts["json"] === true, limitOf(opts));
   });
 
@@ -250,7 +250,10 @@ export function buildProgram(state: RunState): Command {
     state.filterFlags = summaryFlags;
     const by = groupBy(opts["by"] as string);
     const now = Date.now();
-    const params = pinWindow(readFilters(opts, summaryFlags, now) as ListLogsParams, now);
+    const params = pinWindow(
+      readFilters(opts, summaryFlags, now, (m) => ctx().err(m)) as ListLogsParams,
+      now,
+    );
     await summarizeLogs(ctx(), params, { by, json: opts["json"] === true });
   });
 
@@ -318,7 +321,10 @@ export function buildProgram(state: RunState): Command {
     // The window is fixed once: relative bounds resolved and the end pinned to now, so that the
     // printed resume command reads the rest of exactly this window.
     const now = Date.now();
-    const params = pinWindow(readFilters(opts, exportFlags, now) as ListLogsParams, now);
+    const params = pinWindow(
+      readFilters(opts, exportFlags, now, (m) => ctx().err(m)) as ListLogsParams,
+      now,
+    );
     const resumeCommand = (cursor: string, limit: number | undefined, bytes: number | undefined) =>
       commandLine([
         "api-clients",
@@ -360,7 +366,7 @@ export function buildProgram(state: RunState): Command {
   addFilterOptions(tail, tailFlags);
   tail.action(async (opts: Record<string, unknown>) => {
     state.filterFlags = tailFlags;
-    const params = readFilters(opts, tailFlags, Date.now()) as ListLogsParams;
+    const params = readFilters(opts, tailFlags, Date.now(), (m) => ctx().err(m)) as ListLogsParams;
     await tailLogs(ctx(), params, {
       json: opts["json"] === true,
       intervalMs: interval(opts["interval"] as string),

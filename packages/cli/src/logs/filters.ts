@@ -112,7 +112,8 @@ export function addFilterOptions(command: Command, flags: readonly FilterFlag[])
           ? `deprecated: the same as ${f.short ?? f.flag}`
           : `the same as ${f.short ?? f.flag}`,
       ).argParser(collect);
-      command.addOption(option);
+      // A deprecated spelling still works, but is neither shown nor suggested for a mistyped flag.
+      command.addOption(deprecated ? option.hideHelp() : option);
     }
   }
 }
@@ -125,6 +126,7 @@ export function readFilters(
   values: Record<string, unknown>,
   flags: readonly FilterFlag[],
   now: number,
+  warn: (message: string) => void = () => {},
 ): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const f of flags) {
@@ -137,7 +139,7 @@ export function readFilters(
     if (given.length > 1 && !f.repeatable)
       throw new UsageError(`${shownFlag}: given ${given.length} times; it takes one value`);
     if (f.kind !== "date") {
-      params[f.param] = readInput(input(f.param), given, shownFlag);
+      params[f.param] = readInput(input(f.param), given, shownFlag, warn);
       continue;
     }
     const converted = given.map((raw) => parseInstant(raw, shownFlag, now));

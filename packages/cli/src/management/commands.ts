@@ -265,6 +265,7 @@ function addCommand(
         throw new UsageError("--body: expected a JSON object");
       body = { ...(given as Record<string, unknown>) };
     }
+    const warn = (message: string) => ctx().err(message);
     const place = (field: CliInput, value: unknown) => {
       if (field.in === "body") (body ??= {})[field.name] = value;
       else (input[field.in] ??= {})[field.name] = value;
@@ -273,13 +274,16 @@ function addCommand(
     args.forEach((field, i) => {
       const shown = `<${field.name}>`;
       state.fieldFlags.set(fieldOf(field), shown);
-      place(field, readInput(field, [received[i] as string], shown));
+      place(field, readInput(field, [received[i] as string], shown, warn));
     });
     for (const { input: field, flag } of flags) {
       state.fieldFlags.set(fieldOf(field), flag);
       const given = opts[camel(flag)];
       if (given === undefined) continue;
-      place(field, typeof given === "boolean" ? given : readInput(field, given as string[], flag));
+      place(
+        field,
+        typeof given === "boolean" ? given : readInput(field, given as string[], flag, warn),
+      );
     }
     if (body !== undefined) input.body = body;
     else if (op.body?.required) input.body = {};
