@@ -122,9 +122,7 @@ export async function callOperation(
   ctx: Context,
   op: CliOperation,
   options: { param?: string[]; body?: string; dryRun?: boolean; yes?: boolean },
-  fieldFlags: Map<string, string>,
 ): Promise<void> {
-  for (const p of op.inputs) if (p.in !== "body") fieldFlags.set(p.name, `--param ${p.name}`);
   const input = readParams(op, options.param ?? [], (message) => ctx.err(message));
   const body = options.body === undefined ? undefined : await readBody(ctx, options.body);
   if (op.body === undefined && body !== undefined)

@@ -1,12 +1,14 @@
 // The command tree (commander): global options, `logs`, `db`, `teams`, `vector` and `call`.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { Command, Option } from "commander";
+import { Argument, Command, Option } from "commander";
+import { commandPath, usageLine } from "./command-path.js";
+import { fills } from "./fields.js";
 import type { ListLogsParams } from "@api-clients/logs-client";
 import { callOperation, operationHelp } from "./call.js";
 import { Context, UsageError, type GlobalOptions, type Io } from "./context.js";
 import { DEFAULT_CSV_COLUMNS, exportFormat, exportLogs } from "./logs/export.js";
-import { addFilterOptions, logFilterFlags, readFilters, type FilterFlag } from "./logs/filters.js";
+import { addFilterOptions, logFilterFlags, readFilters } from "./logs/filters.js";
 import { listLogs } from "./logs/list.js";
 import { messageHistory } from "./logs/message.js";
 import { groupBy, MAX_GROUPS, summarizeLogs } from "./logs/summary.js";
@@ -15,20 +17,7 @@ import { MAX_INTERVAL_SECONDS, tailLogs } from "./logs/tail.js";
 import { addManagementCommands } from "./management/commands.js";
 import { allOperations, collect, readValue } from "./operations.js";
 import { recordCalls } from "./output/trace.js";
-
-/** What the error report needs to know about the command that ran. */
-export interface RunState {
-  io: Io;
-  signal: AbortSignal;
-  context: Context | undefined;
-  command: Command | undefined;
-  /** The filter flags of the running logs command (to name the flag of a `ValidationError`). */
-  filterFlags: readonly FilterFlag[];
-  /** The flag or argument of each input of the running command, by the field a `ValidationError` names. */
-  fieldFlags: Map<string, string>;
-  /** With `--trace`: the recording of the run's calls, drawn on stderr when it ends. */
-  trace?: ReturnType<typeof recordCalls>;
-}
+import type { RunState } from "./run-state.js";
 
 const VERSION = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -70,18 +59,6 @@ Examples:
   api-clients db create --name cache --primary-region eu-west-1 --dry-run
   api-clients db delete <id> --yes
   api-clients call getDatabase --param id=<id> --param credentials=hide`;
-
-/** The full name of a command, e.g. `api-clients logs list`. */
-export function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
-  return names.join(" ");
-}
-
-/** `Usage: api-clients logs list [options]`. */
-export function usageLine(command: Command): string {
-  return `Usage: ${commandPath(command)} ${command.usage()}`;
-}
 
 /** Every long flag a command accepts, its ancestors' included. */
 function takenFlags(command: Command): Set<string> {
@@ -216,7 +193,6 @@ export function buildProgram(state: RunState): Command {
   const listFlags = logFilterFlags([], takenFlags(list));
   addFilterOptions(list, listFlags);
   list.action(async (opts: Record<string, unknown>) => {
-    state.filterFlags = listFlags;
     const params = readFilters(opts, listFlags, Date.now(), (m) => ctx().err(m)) as ListLogsParams;
     await listLogs(ctx(), params, opts["json"] === true, limitOf(opts));
   });
@@ -226,10 +202,9 @@ export function buildProgram(state: RunState): Command {
     .description(
       "one message's history: every state oldest first, the time between states, each attempt's status and error",
     )
-    .argument("<messageId>", "the message id (msg_…)")
+    .addArgument(fills(new Argument("<messageId>", "the message id (msg_…)"), ["messageId"]))
     .option("--json", "print { messageId, states, entries } as JSON, oldest first")
     .action(async (messageId: string, opts: Record<string, unknown>) => {
-      state.fieldFlags.set("messageId", "<messageId>");
       await messageHistory(ctx(), messageId, opts["json"] === true);
     });
 
@@ -247,7 +222,6 @@ export function buildProgram(state: RunState): Command {
     `\nIt reads every entry of the window (fixed at the start: without --to it ends then) and counts\nthe first ${MAX_GROUPS.toLocaleString("en-US")} distinct groups by name, every later one under "other".`,
   );
   summary.action(async (opts: Record<string, unknown>) => {
-    state.filterFlags = summaryFlags;
     const by = groupBy(opts["by"] as string);
     const now = Date.now();
     const params = pinWindow(
@@ -292,7 +266,6 @@ export function buildProgram(state: RunState): Command {
     "\nThe window is fixed when the export starts: a time ago (--from 1h) is resolved once, and\nwithout --to it ends at that moment. On Ctrl-C or a failure it prints the command that\nresumes it: the same window as Unix ms (--from <ms> --to <ms>), --cursor <cursor>, and\n--append to continue the same --out file. The two runs then hold every entry of the\nwindow once, however many arrived in between.",
   );
   exporter.action(async (opts: Record<string, unknown>) => {
-    state.filterFlags = exportFlags;
     const out = opts["out"] as string | undefined;
     if (opts["append"] === true && out === undefined)
       throw new UsageError("--append: needs --out <file>");
@@ -365,7 +338,6 @@ export function buildProgram(state: RunState): Command {
   const tailFlags = logFilterFlags(["cursor", "order"], takenFlags(tail));
   addFilterOptions(tail, tailFlags);
   tail.action(async (opts: Record<string, unknown>) => {
-    state.filterFlags = tailFlags;
     const params = readFilters(opts, tailFlags, Date.now(), (m) => ctx().err(m)) as ListLogsParams;
     await tailLogs(ctx(), params, {
       json: opts["json"] === true,
@@ -380,7 +352,7 @@ export function buildProgram(state: RunState): Command {
   });
 
   // ── management ──────────────────────────────────────────────────────────────────────────────────
-  addManagementCommands(program, ctx, state, takenFlags);
+  addManagementCommands(program, ctx, takenFlags);
 
   // ── call ────────────────────────────────────────────────────────────────────────────────────────
   const call = program
@@ -401,17 +373,22 @@ export function buildProgram(state: RunState): Command {
       );
     command
       .description(`${op.method} ${op.path}: ${op.summary}`)
-      .option(
-        "-p, --param <name=value>",
-        "a path or query parameter (repeat for several; see below)",
-        collect,
+      .addOption(
+        fills(
+          new Option(
+            "-p, --param <name=value>",
+            "a path or query parameter (repeat for several; see below)",
+          ).argParser(collect),
+          op.inputs.filter((i) => i.in !== "body").map((i) => i.name),
+          (name) => `--param ${name}`,
+        ),
       )
       .option("--body <json>", "the JSON request body: inline, @file, or @- for stdin")
       .option("--dry-run", "print the request that would be sent, and send nothing")
       .addHelpText("after", operationHelp(op))
       .action(
         async (opts: { param?: string[]; body?: string; dryRun?: boolean; yes?: boolean }) => {
-          await callOperation(ctx(), op, opts, state.fieldFlags);
+          await callOperation(ctx(), op, opts);
         },
       );
   }

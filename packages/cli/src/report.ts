@@ -7,8 +7,9 @@ import {
 } from "@api-clients/logs-client";
 import { InterruptedError, UsageError } from "./context.js";
 import { colorEnabled, colorsFor } from "./output/colors.js";
-import { commandPath, usageLine, type RunState } from "./program.js";
-import { flagOf } from "./logs/filters.js";
+import { commandPath, usageLine } from "./command-path.js";
+import { flagFor } from "./fields.js";
+import type { RunState } from "./run-state.js";
 import { safeText } from "./output/safe.js";
 
 /** The exit codes of `api-clients`. */
@@ -67,8 +68,7 @@ export function report(error: unknown, state: RunState): number {
   } else if (error instanceof ValidationError) {
     code = ExitCode.usage;
     const flag =
-      flagOf(error.field, state.filterFlags) ??
-      state.fieldFlags.get(error.field) ??
+      (state.command === undefined ? undefined : flagFor(state.command, error.field)) ??
       OPTION_FLAGS[error.field];
     const field = flag === undefined ? error.field : `${flag} (${error.field})`;
     lines.push(`${colors.red("api-clients:")} invalid ${safeText(field)}: ${safeText(error.rule)}`);

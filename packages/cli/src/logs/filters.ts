@@ -11,6 +11,7 @@ import {
   readInput,
   type CliInput,
 } from "../operations.js";
+import { fills } from "../fields.js";
 import { parseInstant } from "./instant.js";
 
 /** One filter flag and the query parameter it fills. */
@@ -100,7 +101,9 @@ export function addFilterOptions(command: Command, flags: readonly FilterFlag[])
         : `${f.param} (${inputHint(param) || "string"})`;
     const description = param.description;
     const text = description === undefined ? about : `${description} ${about}`;
-    const shown = new Option(`${f.short ?? f.flag} <${value}>`, text).argParser(collect);
+    const shown = fills(new Option(`${f.short ?? f.flag} <${value}>`, text).argParser(collect), [
+      f.param,
+    ]);
     command.addOption(shown);
     if (f.short !== undefined)
       command.addOption(new Option(`${f.flag} <${value}>`).argParser(collect).hideHelp());
@@ -146,10 +149,4 @@ export function readFilters(
     params[f.param] = f.arrayOnly || converted.length > 1 ? converted : converted[0];
   }
   return params;
-}
-
-/** The flag that sets a parameter (for error messages), or `undefined`. */
-export function flagOf(param: string, flags: readonly FilterFlag[]): string | undefined {
-  const f = flags.find((x) => x.param === param);
-  return f ? (f.short ?? f.flag) : undefined;
 }

@@ -2,7 +2,8 @@
 // command sends, which of its inputs are positional arguments, and how its answer is printed. Every
 // flag, its help text (the spec's description and values) and its reading come from the generated
 // operation table, so an input added to the spec becomes a flag without code here.
-import { Option, type Command } from "commander";
+import { Argument, Option, type Command } from "commander";
+import { fills } from "../fields.js";
 import { UsageError, type Context } from "../context.js";
 import {
   camel,
@@ -152,12 +153,6 @@ export const COMMANDS: readonly CommandRow[] = [
   },
 ];
 
-/** What the error report needs from a running management command. */
-export interface CommandState {
-  /** The flag or argument of each input, by the field name a `ValidationError` gives it. */
-  fieldFlags: Map<string, string>;
-}
-
 /** One flag of a command and the input it fills. */
 interface Flag {
   input: CliInput;
@@ -183,7 +178,6 @@ function operationNote(op: CliOperation): string {
 export function addManagementCommands(
   program: Command,
   ctx: () => Context,
-  state: CommandState,
   taken: (command: Command) => Set<string>,
 ): void {
   const groups = new Map<string, Command>();
@@ -198,7 +192,7 @@ export function addManagementCommands(
       }
       parent = g;
     }
-    addCommand(parent.command(name ?? group), row, ctx, state, taken);
+    addCommand(parent.command(name ?? group), row, ctx, taken);
   }
 }
 
@@ -206,7 +200,6 @@ function addCommand(
   command: Command,
   row: CommandRow,
   ctx: () => Context,
-  state: CommandState,
   taken: (command: Command) => Set<string>,
 ): void {
   const op = operation(row.op);
@@ -215,7 +208,11 @@ function addCommand(
   const args = argNames.map((name) => {
     const input = op.inputs.find((i) => i.name === name);
     if (input === undefined) throw new Error(`${row.command}: ${op.id} has no input ${name}`);
-    command.argument(`<${name}>`, about(input).replace(/ \[required\]$/, ""));
+    command.addArgument(
+      fills(new Argument(`<${name}>`, about(input).replace(/ \[required\]$/, "")), [
+        fieldOf(input),
+      ]),
+    );
     return input;
   });
 
@@ -227,11 +224,13 @@ function addCommand(
     if (used.has(flag)) throw new Error(`${row.command}: ${flag} is taken`);
     used.add(flag);
     if (input.type === "boolean" && !input.repeatable) {
-      command.option(flag, about(input));
+      command.addOption(fills(new Option(flag, about(input)), [fieldOf(input)]));
       command.option(`--no-${flag.slice(2)}`, `sets ${input.name} to false`);
     } else {
       const value = input.type === "integer" || input.type === "number" ? "n" : "value";
-      command.addOption(new Option(`${flag} <${value}>`, about(input)).argParser(collect));
+      command.addOption(
+        fills(new Option(`${flag} <${value}>`, about(input)).argParser(collect), [fieldOf(input)]),
+      );
     }
     flags.push({ input, flag });
   }
@@ -270,14 +269,11 @@ function addCommand(
       if (field.in === "body") (body ??= {})[field.name] = value;
       else (input[field.in] ??= {})[field.name] = value;
     };
-    state.fieldFlags.clear();
     args.forEach((field, i) => {
       const shown = `<${field.name}>`;
-      state.fieldFlags.set(fieldOf(field), shown);
       place(field, readInput(field, [received[i] as string], shown, warn));
     });
     for (const { input: field, flag } of flags) {
-      state.fieldFlags.set(fieldOf(field), flag);
       const given = opts[camel(flag)];
       if (given === undefined) continue;
       place(

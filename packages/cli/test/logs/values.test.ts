@@ -153,3 +153,20 @@ describe("logs summary counts only its window", () => {
     expect(result.stdout).toMatch(/^Failures \(ERROR, FAILED\) per hour: 0 in all/m);
   });
 });
+
+describe("the error report names the flag of the command that failed", () => {
+  it.each([
+    ["call's --param", ["call", "listLogs", "--param", "count=5000"], "--param count (count)"],
+    ["a logs filter", ["logs", "list", "--page-size", "0"], "--page-size (count)"],
+    [
+      "a management flag",
+      ["db", "create", "--name", "x", "--budget", "1.5"],
+      "--budget (body.budget)",
+    ],
+  ])("%s", async (_name, args, shown) => {
+    const result = await cli(args);
+    expect(result.stderr).toContain(`invalid ${shown}:`);
+    expect(result.code).toBe(ExitCode.usage);
+    expect(f.emu.requests()).toEqual([]);
+  });
+});
