@@ -95,6 +95,7 @@ function rows(api, doc) {
     const description = oneLine(spec.description);
     if (description !== undefined) row.description = description;
     row.idempotent = op.idempotent;
+    row.irreversible = op.irreversible;
     row.success = op.success;
     if (op.body !== undefined) {
       const rawBody = resolveRef(
@@ -166,6 +167,7 @@ export function cliTable(docs, literal, Code) {
     `  /** The spec's path template, e.g. \`/v2/redis/database/{id}\`. */\n  readonly path: string;\n` +
     `  readonly summary: string;\n  readonly description?: string;\n` +
     `  /** Whether repeating the call is safe (the clients retry it on 5xx and timeouts). */\n  readonly idempotent: boolean;\n` +
+    `  /** The spec's \`x-irreversible\`: it changes or destroys what the caller cannot undo, so the command line asks first. */\n  readonly irreversible: boolean;\n` +
     `  /** What a success body is. */\n  readonly success: "acknowledgement" | "array" | "object";\n` +
     `  /** Its parameters, then the top-level fields of its JSON body. */\n  readonly inputs: readonly CliInput[];\n` +
     `  /** Its JSON body: whether it is required, the groups of fields one of which must be given, its rule. */\n` +

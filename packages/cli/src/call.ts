@@ -54,7 +54,11 @@ export function operationHelp(op: CliOperation): string {
 }
 
 /** Reads `--param name=value` pairs into the call's path and query, each value read by its rule. */
-export function readParams(op: CliOperation, pairs: readonly string[]): SendInput {
+export function readParams(
+  op: CliOperation,
+  pairs: readonly string[],
+  warn: (message: string) => void = () => {},
+): SendInput {
   const given = new Map<string, string[]>();
   for (const pair of pairs) {
     const at = pair.indexOf("=");
@@ -73,7 +77,12 @@ export function readParams(op: CliOperation, pairs: readonly string[]): SendInpu
             ? ` (it has: ${params.map((p) => p.name).join(", ")})`
             : " (it takes none)"),
       );
-    (out[spec.in as "path" | "query"] ??= {})[name] = readInput(spec, values, `--param ${name}`);
+    (out[spec.in as "path" | "query"] ??= {})[name] = readInput(
+      spec,
+      values,
+      `--param ${name}`,
+      warn,
+    );
   }
   for (const p of params)
     if (p.required && !given.has(p.name))
@@ -112,11 +121,9 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
 export async function callOperation(
   ctx: Context,
   op: CliOperation,
-  options: { param?: string[]; body?: string; dryRun?: boolean },
-  fieldFlags: Map<string, string>,
+  options: { param?: string[]; body?: string; dryRun?: boolean; yes?: boolean },
 ): Promise<void> {
-  for (const p of op.inputs) if (p.in !== "body") fieldFlags.set(p.name, `--param ${p.name}`);
-  const input = readParams(op, options.param ?? []);
+  const input = readParams(op, options.param ?? [], (message) => ctx.err(message));
   const body = options.body === undefined ? undefined : await readBody(ctx, options.body);
   if (op.body === undefined && body !== undefined)
     throw new UsageError(`--body: ${op.id} takes no request body`);
@@ -128,7 +135,10 @@ export async function callOperation(
     ctx.err("(dry run: nothing was sent)");
     return;
   }
-  const result = await send(ctx, op, input);
+  const resource = Object.values(input.path ?? {})
+    .map((value) => String(value))
+    .join(" ");
+  const result = await send(ctx, op, input, { yes: options.yes === true, resource });
   const shown =
     op.success === "acknowledgement" && (result === undefined || result === "") ? "OK" : result;
   if (shown !== undefined) ctx.out(safeJson(shown, 2) + "\n");

@@ -8,13 +8,15 @@ import { run } from "./index.js";
 // The command line reads none of them, so none is kept.
 performance.setResourceTimingBufferSize(0);
 
-// SIGTERM (what `timeout`, systemd, Kubernetes and CI send) stops it the same way, exit code 143.
+// SIGTERM (what `timeout`, systemd, Kubernetes and CI send) stops it the same way, exit code 143; so
+// does SIGHUP (the terminal or the SSH session closed), exit code 129.
 const controller = new AbortController();
 let interrupts = 0;
 let exitCode = 130;
 for (const [signal, code] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
+  ["SIGHUP", 129],
 ] as const) {
   process.on(signal, () => {
     interrupts += 1;
@@ -31,6 +33,9 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(controller.signal.aborted ? exitCode : 0);
   throw error;
 });
+
+// After a hang-up the terminal may be gone: a failed write of a message has nowhere to be reported.
+process.stderr.on("error", () => {});
 
 const code = await run(process.argv.slice(2), { signal: controller.signal });
 process.exitCode = code === 130 ? exitCode : code;

@@ -3,11 +3,16 @@
 import { basicAuthorization, secretRedactor } from "@api-clients/core/internal";
 import {
   createLogsClient,
+  DEFAULT_LOGS_BASE_URL,
   ValidationError,
   type LogsClient,
   type LogEvent,
 } from "@api-clients/logs-client";
-import { createManagementClient, type ManagementClient } from "@api-clients/management-client";
+import {
+  createManagementClient,
+  DEFAULT_MANAGEMENT_BASE_URL,
+  type ManagementClient,
+} from "@api-clients/management-client";
 import { readValue } from "./operations.js";
 import { colorEnabled, colorsFor, type Colors } from "./output/colors.js";
 import { safeJson } from "./output/safe.js";
@@ -111,9 +116,9 @@ export class Context {
     return Number.isInteger(columns) && columns > 0 ? columns : (this.io.stdout.columns ?? 80);
   }
 
-  /** Writes to stdout. */
+  /** Writes to stdout, with every credential in use masked (whatever field of an answer holds it). */
   out(text: string): boolean {
-    return this.io.stdout.write(text);
+    return this.io.stdout.write(this.redact(text));
   }
 
   /** Writes a line to stderr, with any credential masked. */
@@ -129,6 +134,18 @@ export class Context {
   /** `api`'s base URL: `--base-url`, else its environment variable (`QSTASH_URL`, `UPSTASH_API_URL`). */
   private baseUrl(api: ApiName): string | undefined {
     return this.options.baseUrl ?? (this.io.env[BASE_URL_VARIABLES[api]] || undefined);
+  }
+
+  /**
+   * Who a request of `api` acts as and where it goes, for the question before an irreversible call:
+   * the account e-mail (management) and the base URL; `production` when it is the live service's.
+   */
+  target(api: ApiName): { account: string | undefined; url: string; production: boolean } {
+    const fallback = api === "logs" ? DEFAULT_LOGS_BASE_URL : DEFAULT_MANAGEMENT_BASE_URL;
+    const url = this.baseUrl(api) ?? fallback;
+    const account =
+      api === "management" ? (this.options.email ?? this.io.env["UPSTASH_EMAIL"]) : undefined;
+    return { account, url, production: url.replace(/\/+$/, "") === fallback.replace(/\/+$/, "") };
   }
 
   /**

@@ -5,7 +5,8 @@
  */
 import { CommanderError } from "commander";
 import type { Io } from "./context.js";
-import { buildProgram, type RunState } from "./program.js";
+import { buildProgram } from "./program.js";
+import type { RunState } from "./run-state.js";
 import { renderWaterfall } from "./output/trace.js";
 import { ExitCode, report } from "./report.js";
 
@@ -35,8 +36,6 @@ export async function run(args: readonly string[], options: RunOptions = {}): Pr
     signal: options.signal ?? new AbortController().signal,
     context: undefined,
     command: undefined,
-    filterFlags: [],
-    fieldFlags: new Map(),
   };
   try {
     await buildProgram(state).parseAsync([...args], { from: "user" });

@@ -1,12 +1,14 @@
 // The command tree (commander): global options, `logs`, `db`, `teams`, `vector` and `call`.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { Command, Option } from "commander";
+import { Argument, Command, Option } from "commander";
+import { commandPath, usageLine } from "./command-path.js";
+import { fills } from "./fields.js";
 import type { ListLogsParams } from "@api-clients/logs-client";
 import { callOperation, operationHelp } from "./call.js";
 import { Context, UsageError, type GlobalOptions, type Io } from "./context.js";
 import { DEFAULT_CSV_COLUMNS, exportFormat, exportLogs } from "./logs/export.js";
-import { addFilterOptions, logFilterFlags, readFilters, type FilterFlag } from "./logs/filters.js";
+import { addFilterOptions, logFilterFlags, readFilters } from "./logs/filters.js";
 import { listLogs } from "./logs/list.js";
 import { messageHistory } from "./logs/message.js";
 import { groupBy, MAX_GROUPS, summarizeLogs } from "./logs/summary.js";
@@ -15,20 +17,7 @@ import { MAX_INTERVAL_SECONDS, tailLogs } from "./logs/tail.js";
 import { addManagementCommands } from "./management/commands.js";
 import { allOperations, collect, readValue } from "./operations.js";
 import { recordCalls } from "./output/trace.js";
-
-/** What the error report needs to know about the command that ran. */
-export interface RunState {
-  io: Io;
-  signal: AbortSignal;
-  context: Context | undefined;
-  command: Command | undefined;
-  /** The filter flags of the running logs command (to name the flag of a `ValidationError`). */
-  filterFlags: readonly FilterFlag[];
-  /** The flag or argument of each input of the running command, by the field a `ValidationError` names. */
-  fieldFlags: Map<string, string>;
-  /** With `--trace`: the recording of the run's calls, drawn on stderr when it ends. */
-  trace?: ReturnType<typeof recordCalls>;
-}
+import type { RunState } from "./run-state.js";
 
 const VERSION = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -55,8 +44,10 @@ Exit codes:
   0    success
   1    the API answered with an error, or the request failed (after retries)
   2    usage error: unknown command or flag, bad value, missing credentials,
-       a deletion without --yes and no terminal to confirm on
-  130  interrupted (Ctrl-C)
+       a call that cannot be undone without --yes and no terminal to confirm on
+  129  stopped by SIGHUP (terminal closed); an export prints how to resume
+  130  interrupted (Ctrl-C); an export prints how to resume
+  143  stopped by SIGTERM; an export prints how to resume
 
 Examples:
   api-clients logs list --state FAILED --topic-name orders --from 1h
@@ -68,18 +59,6 @@ Examples:
   api-clients db create --name cache --primary-region eu-west-1 --dry-run
   api-clients db delete <id> --yes
   api-clients call getDatabase --param id=<id> --param credentials=hide`;
-
-/** The full name of a command, e.g. `api-clients logs list`. */
-export function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
-  return names.join(" ");
-}
-
-/** `Usage: api-clients logs list [options]`. */
-export function usageLine(command: Command): string {
-  return `Usage: ${commandPath(command)} ${command.usage()}`;
-}
 
 /** Every long flag a command accepts, its ancestors' included. */
 function takenFlags(command: Command): Set<string> {
@@ -214,8 +193,7 @@ export function buildProgram(state: RunState): Command {
   const listFlags = logFilterFlags([], takenFlags(list));
   addFilterOptions(list, listFlags);
   list.action(async (opts: Record<string, unknown>) => {
-    state.filterFlags = listFlags;
-    const params = readFilters(opts, listFlags, Date.now()) as ListLogsParams;
+    const params = readFilters(opts, listFlags, Date.now(), (m) => ctx().err(m)) as ListLogsParams;
     await listLogs(ctx(), params, opts["json"] === true, limitOf(opts));
   });
 
@@ -224,10 +202,9 @@ export function buildProgram(state: RunState): Command {
     .description(
       "one message's history: every state oldest first, the time between states, each attempt's status and error",
     )
-    .argument("<messageId>", "the message id (msg_…)")
+    .addArgument(fills(new Argument("<messageId>", "the message id (msg_…)"), ["messageId"]))
     .option("--json", "print { messageId, states, entries } as JSON, oldest first")
     .action(async (messageId: string, opts: Record<string, unknown>) => {
-      state.fieldFlags.set("messageId", "<messageId>");
       await messageHistory(ctx(), messageId, opts["json"] === true);
     });
 
@@ -245,10 +222,12 @@ export function buildProgram(state: RunState): Command {
     `\nIt reads every entry of the window (fixed at the start: without --to it ends then) and counts\nthe first ${MAX_GROUPS.toLocaleString("en-US")} distinct groups by name, every later one under "other".`,
   );
   summary.action(async (opts: Record<string, unknown>) => {
-    state.filterFlags = summaryFlags;
     const by = groupBy(opts["by"] as string);
     const now = Date.now();
-    const params = pinWindow(readFilters(opts, summaryFlags, now) as ListLogsParams, now);
+    const params = pinWindow(
+      readFilters(opts, summaryFlags, now, (m) => ctx().err(m)) as ListLogsParams,
+      now,
+    );
     await summarizeLogs(ctx(), params, { by, json: opts["json"] === true });
   });
 
@@ -267,6 +246,10 @@ export function buildProgram(state: RunState): Command {
       "append to --out instead of replacing it (to resume; CSV then writes no second header)",
     )
     .option(
+      "--at-byte <bytes>",
+      "with --append: first cut --out back to this size (what the printed resume command gives)",
+    )
+    .option(
       "--columns <names>",
       `CSV columns, comma-separated (default: ${DEFAULT_CSV_COLUMNS.join(",")})`,
     )
@@ -283,10 +266,19 @@ export function buildProgram(state: RunState): Command {
     "\nThe window is fixed when the export starts: a time ago (--from 1h) is resolved once, and\nwithout --to it ends at that moment. On Ctrl-C or a failure it prints the command that\nresumes it: the same window as Unix ms (--from <ms> --to <ms>), --cursor <cursor>, and\n--append to continue the same --out file. The two runs then hold every entry of the\nwindow once, however many arrived in between.",
   );
   exporter.action(async (opts: Record<string, unknown>) => {
-    state.filterFlags = exportFlags;
     const out = opts["out"] as string | undefined;
     if (opts["append"] === true && out === undefined)
       throw new UsageError("--append: needs --out <file>");
+    const atByte =
+      opts["atByte"] === undefined
+        ? undefined
+        : (readValue(
+            { type: "integer", minimum: 0 },
+            opts["atByte"] as string,
+            "--at-byte",
+          ) as number);
+    if (atByte !== undefined && opts["append"] !== true)
+      throw new UsageError("--at-byte: needs --append");
     const columns =
       typeof opts["columns"] === "string"
         ? opts["columns"]
@@ -302,8 +294,11 @@ export function buildProgram(state: RunState): Command {
     // The window is fixed once: relative bounds resolved and the end pinned to now, so that the
     // printed resume command reads the rest of exactly this window.
     const now = Date.now();
-    const params = pinWindow(readFilters(opts, exportFlags, now) as ListLogsParams, now);
-    const resumeCommand = (cursor: string, limit: number | undefined) =>
+    const params = pinWindow(
+      readFilters(opts, exportFlags, now, (m) => ctx().err(m)) as ListLogsParams,
+      now,
+    );
+    const resumeCommand = (cursor: string, limit: number | undefined, bytes: number | undefined) =>
       commandLine([
         "api-clients",
         "logs",
@@ -311,6 +306,7 @@ export function buildProgram(state: RunState): Command {
         ...globalArgs(ctx().options),
         ...filterArgs({ ...params, cursor }, exportFlags),
         ...(out === undefined ? [] : ["--out", out, "--append"]),
+        ...(bytes === undefined ? [] : ["--at-byte", String(bytes)]),
         ...(typeof opts["format"] === "string" ? ["--format", opts["format"]] : []),
         ...(typeof opts["columns"] === "string" ? ["--columns", opts["columns"]] : []),
         ...(limit === undefined ? [] : ["--limit", String(limit)]),
@@ -324,6 +320,7 @@ export function buildProgram(state: RunState): Command {
       format: exportFormat(opts["format"] as string | undefined, out),
       out,
       append: opts["append"] === true,
+      atByte,
       columns,
       progress: opts["progress"] !== false,
       redisUrl: opts["redisUrl"] as string | undefined,
@@ -341,8 +338,7 @@ export function buildProgram(state: RunState): Command {
   const tailFlags = logFilterFlags(["cursor", "order"], takenFlags(tail));
   addFilterOptions(tail, tailFlags);
   tail.action(async (opts: Record<string, unknown>) => {
-    state.filterFlags = tailFlags;
-    const params = readFilters(opts, tailFlags, Date.now()) as ListLogsParams;
+    const params = readFilters(opts, tailFlags, Date.now(), (m) => ctx().err(m)) as ListLogsParams;
     await tailLogs(ctx(), params, {
       json: opts["json"] === true,
       intervalMs: interval(opts["interval"] as string),
@@ -356,7 +352,7 @@ export function buildProgram(state: RunState): Command {
   });
 
   // ── management ──────────────────────────────────────────────────────────────────────────────────
-  addManagementCommands(program, ctx, state, takenFlags);
+  addManagementCommands(program, ctx, takenFlags);
 
   // ── call ────────────────────────────────────────────────────────────────────────────────────────
   const call = program
@@ -369,20 +365,32 @@ export function buildProgram(state: RunState): Command {
       "\nEach operation has its own help: api-clients call <operationId> --help\nThe result is printed as JSON.",
     );
   for (const op of allOperations()) {
-    call
-      .command(op.id)
+    const command = call.command(op.id);
+    if (op.irreversible)
+      command.option(
+        "-y, --yes",
+        "send without asking: it cannot be undone (needed without a terminal)",
+      );
+    command
       .description(`${op.method} ${op.path}: ${op.summary}`)
-      .option(
-        "-p, --param <name=value>",
-        "a path or query parameter (repeat for several; see below)",
-        collect,
+      .addOption(
+        fills(
+          new Option(
+            "-p, --param <name=value>",
+            "a path or query parameter (repeat for several; see below)",
+          ).argParser(collect),
+          op.inputs.filter((i) => i.in !== "body").map((i) => i.name),
+          (name) => `--param ${name}`,
+        ),
       )
       .option("--body <json>", "the JSON request body: inline, @file, or @- for stdin")
       .option("--dry-run", "print the request that would be sent, and send nothing")
       .addHelpText("after", operationHelp(op))
-      .action(async (opts: { param?: string[]; body?: string; dryRun?: boolean }) => {
-        await callOperation(ctx(), op, opts, state.fieldFlags);
-      });
+      .action(
+        async (opts: { param?: string[]; body?: string; dryRun?: boolean; yes?: boolean }) => {
+          await callOperation(ctx(), op, opts);
+        },
+      );
   }
 
   for (const command of walk(program)) {

@@ -7,8 +7,9 @@ import {
 } from "@api-clients/logs-client";
 import { InterruptedError, UsageError } from "./context.js";
 import { colorEnabled, colorsFor } from "./output/colors.js";
-import { commandPath, usageLine, type RunState } from "./program.js";
-import { flagOf } from "./logs/filters.js";
+import { commandPath, usageLine } from "./command-path.js";
+import { flagFor } from "./fields.js";
+import type { RunState } from "./run-state.js";
 import { safeText } from "./output/safe.js";
 
 /** The exit codes of `api-clients`. */
@@ -19,8 +20,12 @@ export const ExitCode = {
   failure: 1,
   /** The command line is wrong: unknown command or flag, bad value, missing credentials. */
   usage: 2,
+  /** Stopped by SIGHUP (the terminal or SSH session closed); an export prints its resume line. */
+  hangup: 129,
   /** Interrupted with Ctrl-C (SIGINT). */
   interrupted: 130,
+  /** Stopped by SIGTERM (`timeout`, systemd, Kubernetes, CI); an export prints its resume line. */
+  terminated: 143,
 } as const;
 
 /** The flag of a client option named by a `ValidationError`. */
@@ -63,8 +68,7 @@ export function report(error: unknown, state: RunState): number {
   } else if (error instanceof ValidationError) {
     code = ExitCode.usage;
     const flag =
-      flagOf(error.field, state.filterFlags) ??
-      state.fieldFlags.get(error.field) ??
+      (state.command === undefined ? undefined : flagFor(state.command, error.field)) ??
       OPTION_FLAGS[error.field];
     const field = flag === undefined ? error.field : `${flag} (${error.field})`;
     lines.push(`${colors.red("api-clients:")} invalid ${safeText(field)}: ${safeText(error.rule)}`);

@@ -1,8 +1,8 @@
 // Sends one operation through its client's public `request()`: the pipeline's own checks, retries,
 // timeouts and typed errors (with their attempts and notes), for `call` and every management command.
 // `--dry-run` sends it through a client whose `fetch` only records the request.
-import { ApiError } from "@api-clients/logs-client";
 import type { ApiName, Context } from "./context.js";
+import { confirmCall, type Consent } from "./confirm.js";
 import type { CliOperation } from "./operations.js";
 
 /** The path parameters, query and JSON body of one call. */
@@ -12,47 +12,24 @@ export interface SendInput {
   body?: unknown;
 }
 
-/** The part of either client this module uses. */
+/** The part of either client this module uses: its public `request()`. */
 interface Requester {
-  request?: (id: string, input: SendInput, options?: { signal?: AbortSignal }) => Promise<unknown>;
-  raw: unknown;
+  request: (id: string, input: SendInput, options?: { signal?: AbortSignal }) => Promise<unknown>;
 }
 
-type RawRequest = (
-  method: string,
-  path: string,
-  init: Record<string, unknown>,
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-async function through(
-  client: Requester,
+/**
+ * Sends `op` with `input` and resolves to its parsed success body (typed errors otherwise). An
+ * irreversible operation is sent only with the operator's consent (see `confirmCall`).
+ */
+export async function send(
+  ctx: Context,
   op: CliOperation,
   input: SendInput,
-  signal: AbortSignal,
+  consent: Consent,
 ): Promise<unknown> {
-  if (typeof client.request === "function") return client.request(op.id, input, { signal });
-  // Until the clients' `request()` is on this branch: openapi-fetch's own `request`.
-  const raw = (client.raw as { request: RawRequest }).request;
-  const { data, error, response } = await raw(op.method.toLowerCase(), op.path, {
-    params: { path: input.path, query: input.query },
-    ...(input.body === undefined ? {} : { body: input.body }),
-    signal,
-  });
-  if (!response.ok || error !== undefined)
-    throw ApiError.from({
-      status: response.status,
-      headers: response.headers,
-      body: error,
-      method: op.method,
-      url: response.url,
-    });
-  return data;
-}
-
-/** Sends `op` with `input` and resolves to its parsed success body (typed errors otherwise). */
-export function send(ctx: Context, op: CliOperation, input: SendInput): Promise<unknown> {
+  await confirmCall(ctx, op, consent);
   const client = (op.api === "logs" ? ctx.logs() : ctx.management()) as unknown as Requester;
-  return through(client, op, input, ctx.signal);
+  return client.request(op.id, input, { signal: ctx.signal });
 }
 
 /** What `--dry-run` shows: the request exactly as the client would send it. */
@@ -86,7 +63,7 @@ export async function dryRun(
     throw new NotSent("dry run");
   }) as unknown as Requester;
   try {
-    await through(client, op, input, ctx.signal);
+    await client.request(op.id, input, { signal: ctx.signal });
   } catch (error) {
     if (captured !== undefined) return captured;
     throw error;

@@ -36,6 +36,8 @@ export interface CliOperation {
   readonly description?: string;
   /** Whether repeating the call is safe (the clients retry it on 5xx and timeouts). */
   readonly idempotent: boolean;
+  /** The spec's `x-irreversible`: it changes or destroys what the caller cannot undo, so the command line asks first. */
+  readonly irreversible: boolean;
   /** What a success body is. */
   readonly success: "acknowledgement" | "array" | "object";
   /** Its parameters, then the top-level fields of its JSON body. */
@@ -281,6 +283,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Returns one page of log entries, newest first. Pass the returned `cursor` back to get the next page; a page without `cursor` is the last one. A page may hold fewer entries than `count` and still have a `cursor`: follow it. Read-only, safe to repeat.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: inputs0,
   },
@@ -293,6 +296,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "The older name of `GET /v2/logs`: same parameters, same response. The service is renaming its events to logs; prefer `GET /v2/logs`.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: inputs0,
   },
@@ -305,6 +309,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Creates a database. The current form names it `database_name` and gives `primary_region` (plus optional `read_regions`, `platform`, `plan`, `budget`, `eviction`, `tls`); the older form names it `name` and may create a regional database with `region` (deprecated). One of `database_name` and `name` is required; `read_regions` must not contain `primary_region`. Not idempotent: repeating it creates a second database.",
     idempotent: false,
+    irreversible: false,
     success: "object",
     body: {
       required: true,
@@ -484,6 +489,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Returns the details of a database; `credentials=hide` masks its secrets. Safe to repeat.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: [
       {
@@ -518,6 +524,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Deletes the database and its data (and its backups). A repeat after the database is gone answers 404.",
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     inputs: inputs1,
   },
@@ -529,6 +536,7 @@ export const operations: readonly CliOperation[] = [
     summary: "List databases",
     description: "Lists the databases of the account.",
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: [],
   },
@@ -540,6 +548,7 @@ export const operations: readonly CliOperation[] = [
     summary: "Get database statistics",
     description: "Returns time series and monthly totals of the database.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: inputs1,
   },
@@ -552,6 +561,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Gives the database a new name. Repeating it is harmless: the same name is set again.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     body: {
       required: true,
@@ -587,6 +597,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Replaces the password and REST tokens of the database; the old ones stop working. Not idempotent: repeating it issues new secrets again.",
     idempotent: false,
+    irreversible: true,
     success: "object",
     inputs: inputs1,
   },
@@ -599,6 +610,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Switches TLS on for the database (it cannot be switched off). Repeating it is harmless: TLS stays on and the database is returned again.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: inputs1,
   },
@@ -611,6 +623,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Lets the database evict keys when it is full. Repeating it is harmless: eviction stays on and the answer is `"OK"` again (no "already enabled" error is published for eviction).',
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     inputs: inputs1,
   },
@@ -623,6 +636,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Stops the database from evicting keys. Repeating it is harmless: eviction stays off and the answer is `"OK"` again (no "already disabled" error is published for eviction).',
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     inputs: inputs1,
   },
@@ -635,6 +649,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Lets the database move to a higher plan automatically. A repeat (auto upgrade already on) is answered with an error whose message contains `already enabled`: the database is as requested, so clients treat that answer as success.",
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     inputs: inputs1,
   },
@@ -647,6 +662,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Keeps the database on its plan. A repeat (auto upgrade already off) is answered with an error whose message contains `already disabled`: the database is as requested, so clients treat that answer as success.",
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     inputs: inputs1,
   },
@@ -659,6 +675,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Sets the read regions of a global database; the list must not contain the database's primary region. Repeating it is harmless: the same list is set again.",
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     body: {
       required: true,
@@ -714,6 +731,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Moves the database under the target team. Repeating it is harmless: the database is already in that team and the answer is `"OK"` again.',
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -753,6 +771,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Starts a backup of the database. Not idempotent: repeating it starts another backup.",
     idempotent: false,
+    irreversible: false,
     success: "acknowledgement",
     body: {
       required: true,
@@ -788,6 +807,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Deletes one backup of the database. A repeat after the backup is gone answers 404.",
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     inputs: [
       {
@@ -819,6 +839,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Lists the backups of the database. `daily_backup` and `hourly_backup` arrive as the strings `"true"` / `"false"`, not booleans.',
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: inputs1,
   },
@@ -831,6 +852,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Restores the data of the database from one of its own backups. Repeating it restores the same backup again, which leaves the same data.",
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -870,6 +892,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Backs the database up once a day. Repeating it is harmless: daily backup stays on and the answer is `"OK"` again.',
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     inputs: inputs1,
   },
@@ -882,6 +905,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Stops the daily backup of the database. Repeating it is harmless: daily backup stays off and the answer is `"OK"` again.',
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     inputs: inputs1,
   },
@@ -894,6 +918,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Creates a team; the caller becomes its owner. Not idempotent: repeating it creates another team.",
     idempotent: false,
+    irreversible: false,
     success: "object",
     body: {
       required: true,
@@ -933,6 +958,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Deletes the team (only its owner may). A repeat after the team is gone answers 404.",
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     inputs: [
       {
@@ -954,6 +980,7 @@ export const operations: readonly CliOperation[] = [
     summary: "List teams",
     description: "Lists the teams the account is a member of.",
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: [],
   },
@@ -965,6 +992,7 @@ export const operations: readonly CliOperation[] = [
     summary: "List team members",
     description: "Lists the members of the team with their roles.",
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: [
       {
@@ -987,6 +1015,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Adds an account to the team with a role (owners and admins may). A repeat answers 409: the account is already a member.",
     idempotent: false,
+    irreversible: false,
     success: "object",
     body: {
       required: true,
@@ -1041,6 +1070,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Removes an account from the team (owners and admins may). The request carries a JSON body on DELETE. A repeat after the member is gone answers 404.",
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1079,6 +1109,7 @@ export const operations: readonly CliOperation[] = [
     summary: "List vector indexes",
     description: "Lists the vector indexes of the account.",
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: [],
   },
@@ -1091,6 +1122,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Creates a vector index: dense (the default), sparse or hybrid (`index_type`). Not idempotent: repeating it creates a second index.",
     idempotent: false,
+    irreversible: false,
     success: "object",
     body: {
       required: true,
@@ -1218,6 +1250,7 @@ export const operations: readonly CliOperation[] = [
     summary: "Get a vector index",
     description: "Returns the details of a vector index.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: inputs2,
   },
@@ -1229,6 +1262,7 @@ export const operations: readonly CliOperation[] = [
     summary: "Delete a vector index",
     description: "Deletes the index and its vectors. A repeat after the index is gone answers 404.",
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     inputs: inputs2,
   },
@@ -1241,6 +1275,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Gives the index a new name. Repeating it is harmless: the same name is set again.",
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1276,6 +1311,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Replaces both the regular and the read-only token of the index. Not idempotent: repeating it issues new tokens again.",
     idempotent: false,
+    irreversible: true,
     success: "acknowledgement",
     inputs: inputs2,
   },
@@ -1288,6 +1324,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Moves the index to another payment plan. Repeating it is harmless: the plan is set again.",
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1329,6 +1366,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Transfers the index to another team (the older reference also allowed an account). Not safe to repeat: once the index has left the caller's reach a repeat answers 404, so after a lost answer a retry would report `NotFoundError` for a transfer that happened. Clients do not retry it on 5xx or timeouts; read the index (or list the team's indexes) to learn the outcome.",
     idempotent: false,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1369,6 +1407,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Moves the database to another plan (`plan_name`), optionally switching auto-upgrade and the production pack with the change. Answers the acknowledgement. Not idempotent as far as the reference says (it documents neither a safe repeat nor an "already on this plan" answer), so clients do not retry it on 5xx or timeouts; read the database to learn the outcome. Before May 2026 the reference had `POST /v2/redis/change-plan/{id}` with `{ "plan": ... }`, which the official CLI still sends; this is the current form.',
     idempotent: false,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1452,6 +1491,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Sets the monthly spending cap of the database; once it is hit, the database is throttled for the rest of the month. The unit is unconfirmed (US dollars on create, cents in the official CLI's help): the integer is sent as given. Repeating it is harmless: the same value is set again and the answer is the acknowledgement again.",
     idempotent: true,
+    irreversible: false,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1488,6 +1528,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "The account's audit log, whole, as one array (no parameters, no paging); retention depends on the plan. The only path without `/v2`: the reference gives it the bare host as its base (`https://api.upstash.com/auditlogs`), while the docs site's rendered example shows `/v2/auditlogs`; which one the service answers is unverified, `/v2/auditlogs` is the alternative to try (through `raw`).",
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: [],
   },
@@ -1500,6 +1541,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Totals over all the account's vector indexes. The literal `stats` segment is matched before `/v2/vector/index/{id}`.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: [],
   },
@@ -1511,6 +1553,7 @@ export const operations: readonly CliOperation[] = [
     summary: "Get statistics of a vector index",
     description: "Usage counters, costs and time series of one vector index over `period`.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: [
       {
@@ -1544,6 +1587,7 @@ export const operations: readonly CliOperation[] = [
     summary: "List search indexes",
     description: "Lists the search indexes of the account.",
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: [],
   },
@@ -1556,6 +1600,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Creates a search index. The reference says only `free` and `payg` can be chosen as `type` for now, so `fixed` may be refused. Not idempotent: repeating it creates a second index.",
     idempotent: false,
+    irreversible: false,
     success: "object",
     body: {
       required: true,
@@ -1613,6 +1658,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Totals over all the account's search indexes. The literal `stats` segment is matched before `/v2/search/{id}`.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: [],
   },
@@ -1624,6 +1670,7 @@ export const operations: readonly CliOperation[] = [
     summary: "Get a search index",
     description: "Returns the details of a search index, with its current tokens.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: inputs3,
   },
@@ -1636,6 +1683,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Deletes the index with all its data, irreversibly. Retried like every DELETE; a repeat after the index is gone is expected to answer 404 (as the other deletes do), and when an earlier attempt's outcome was unknown the client's error says the deletion may have happened (`maybeApplied`).",
     idempotent: true,
+    irreversible: true,
     success: "acknowledgement",
     inputs: inputs3,
   },
@@ -1648,6 +1696,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Usage counters, costs and time series of one search index over `period` (the vector stats shape).",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: [
       {
@@ -1682,6 +1731,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Replaces both tokens (regular and read-only) of the index and answers the acknowledgement, not the new secrets: read them with getSearchIndex. Not idempotent: repeating it replaces them again.",
     idempotent: false,
+    irreversible: true,
     success: "acknowledgement",
     inputs: inputs3,
   },
@@ -1694,6 +1744,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Moves the index into a team (`target_account`: the team's id, a UUID); a personal account can never receive one. Not safe to repeat: once the index has left the caller's reach a repeat cannot answer like the first call, so clients do not retry it on 5xx or timeouts.",
     idempotent: false,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1734,6 +1785,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Gives the index a new name and answers the acknowledgement (unlike renameDatabase, no record comes back). The reference says nothing about a repeat, so the clients do not retry it.",
     idempotent: false,
+    irreversible: false,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1768,6 +1820,7 @@ export const operations: readonly CliOperation[] = [
     summary: "List QStash users",
     description: "The account's QStash users, one per region it uses.",
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: [],
   },
@@ -1779,6 +1832,7 @@ export const operations: readonly CliOperation[] = [
     summary: "Get a QStash user",
     description: "Returns one QStash user (singular `user` in the path), with its current tokens.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: inputs4,
   },
@@ -1791,6 +1845,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Replaces the token (and password) of the QStash user and returns the user with the new credentials; anything still using the old ones is refused. Not idempotent: each call rotates again. After a lost answer, read the new token with getQStashUser instead of repeating.",
     idempotent: false,
+    irreversible: true,
     success: "object",
     inputs: inputs4,
   },
@@ -1803,6 +1858,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Moves the QStash user to another plan (`free` is not a target). Not idempotent as far as the reference says (no safe repeat and no "already on this plan" answer is documented), so clients do not retry it on 5xx or timeouts; read the user to learn the outcome.',
     idempotent: false,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1844,6 +1900,7 @@ export const operations: readonly CliOperation[] = [
     summary: "Get statistics of a QStash user",
     description: "Daily counts, billing and bandwidth of this month, and series over `period`.",
     idempotent: true,
+    irreversible: false,
     success: "object",
     inputs: [
       {
@@ -1878,6 +1935,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "The IPv4 CIDR blocks QStash sends requests from (e.g. `3.125.136.186/32`), for firewall allow-lists. The reference attaches no authentication to it; clients send their usual header, which is fine.",
     idempotent: true,
+    irreversible: false,
     success: "array",
     inputs: [],
   },
@@ -1890,6 +1948,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Moves the QStash user under the target team. Not idempotent as far as the reference says (once the user has left the caller's reach a repeat cannot answer like the first call), so clients do not retry it on 5xx or timeouts.",
     idempotent: false,
+    irreversible: true,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1929,6 +1988,7 @@ export const operations: readonly CliOperation[] = [
     description:
       "Sets the monthly budget in US dollars: `0` means no cap, otherwise 20 to 10000. The schema bounds it to 0–10000 as the reference does, so 1–19 pass the client's check and are refused by the service. The reference says nothing about a repeat, so the clients do not retry it.",
     idempotent: false,
+    irreversible: false,
     success: "acknowledgement",
     body: {
       required: true,
@@ -1969,6 +2029,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Switches the production pack on. The reference documents neither what a repeat answers nor an "already enabled" error, so the clients do not retry it.',
     idempotent: false,
+    irreversible: false,
     success: "acknowledgement",
     inputs: inputs4,
   },
@@ -1981,6 +2042,7 @@ export const operations: readonly CliOperation[] = [
     description:
       'Switches the production pack off. The reference documents neither what a repeat answers nor an "already disabled" error, so the clients do not retry it.',
     idempotent: false,
+    irreversible: false,
     success: "acknowledgement",
     inputs: inputs4,
   },

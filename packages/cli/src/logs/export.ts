@@ -51,6 +51,11 @@ export interface ExportOptions {
   format: "ndjson" | "csv";
   out: string | undefined;
   append: boolean;
+  /**
+   * With `append`: the size the file had when the resume cursor was printed. The file is cut back to
+   * it first, so that pages a killed run wrote after that point are not written twice.
+   */
+  atByte?: number | undefined;
   columns: readonly string[];
   progress: boolean;
   /** Stop after this many entries (all of them when undefined). */
@@ -59,9 +64,9 @@ export interface ExportOptions {
   redisUrl?: string | undefined;
   /**
    * The command that resumes the export at `cursor` over the same absolute window, writing at most
-   * `limit` more entries (printed when the export stops early).
+   * `limit` more entries, after the first `bytes` of `--out` (printed when the export stops early).
    */
-  resumeCommand: (cursor: string, limit: number | undefined) => string;
+  resumeCommand: (cursor: string, limit: number | undefined, bytes: number | undefined) => string;
 }
 
 /** `--format`, or the one `--out`'s extension names, or NDJSON. */
@@ -79,6 +84,8 @@ export function exportFormat(
 interface Sink {
   write(chunk: string): Promise<void>;
   close(): Promise<void>;
+  /** How many bytes a file holds after the last whole page (undefined for stdout). */
+  readonly bytes?: number;
 }
 
 /**
@@ -148,12 +155,27 @@ function stdoutFileSink(fd: number): Sink {
 
 /**
  * A file written page by page. A page that cannot be written whole (a full disk) is cut off again,
- * so the file ends with the last whole page and the resume cursor starts right after it.
+ * so the file ends with the last whole page and the resume cursor starts right after it. With
+ * `atByte`, it is first cut back to that size: a run killed after the resume point was printed (kill
+ * -9, a power cut) may have written pages past it, which the resumed run writes again.
  */
-async function fileSink(path: string, append: boolean): Promise<Sink> {
+async function fileSink(path: string, append: boolean, atByte: number | undefined): Promise<Sink> {
   const handle = await open(path, append ? "a" : "w");
   let size = (await handle.stat()).size;
+  if (atByte !== undefined && size !== atByte) {
+    if (size < atByte) {
+      await handle.close();
+      throw new Error(
+        `it holds ${size} bytes, fewer than --at-byte ${atByte}: not the file this resumes`,
+      );
+    }
+    await handle.truncate(atByte);
+    size = atByte;
+  }
   return {
+    get bytes() {
+      return size;
+    },
     async write(chunk) {
       try {
         await handle.writeFile(chunk);
@@ -167,11 +189,11 @@ async function fileSink(path: string, append: boolean): Promise<Sink> {
   };
 }
 
-function fileHasData(path: string): boolean {
+function fileSize(path: string): number {
   try {
-    return statSync(path).size > 0;
+    return statSync(path).size;
   } catch {
-    return false;
+    return 0;
   }
 }
 
@@ -187,8 +209,13 @@ export async function exportLogs(
   options: ExportOptions,
 ): Promise<void> {
   const { format, out, columns } = options;
+  const { atByte } = options;
+  if (atByte !== undefined && out !== undefined && fileSize(out) < atByte)
+    throw new UsageError(
+      `--at-byte: ${out} holds ${fileSize(out)} bytes, fewer than ${atByte}: not the file this resumes`,
+    );
   const writeHeader =
-    format === "csv" && !(options.append && out !== undefined && fileHasData(out));
+    format === "csv" && !(options.append && out !== undefined && (atByte ?? fileSize(out)) > 0);
   // With --redis-url, parallel exports of one account share its budget instead of each keeping its own.
   let rateLimiter: { close(): Promise<void> } | undefined;
   if (options.redisUrl !== undefined) {
@@ -211,7 +238,10 @@ export async function exportLogs(
   const output = async (chunk: string): Promise<void> => {
     try {
       if (sink === undefined) {
-        sink = out === undefined ? stdoutSink(ctx.io.stdout) : await fileSink(out, options.append);
+        sink =
+          out === undefined
+            ? stdoutSink(ctx.io.stdout)
+            : await fileSink(out, options.append, atByte);
         if (writeHeader) chunk = columns.map(csvField).join(",") + "\r\n" + chunk;
       }
       await sink.write(chunk);
@@ -280,7 +310,11 @@ export async function exportLogs(
   } else if (resume !== undefined) {
     ctx.notes.push(
       `${where} holds ${written}: every entry before cursor ${resume}, each once.`,
-      `Resume with: ${options.resumeCommand(resume, options.limit === undefined ? undefined : options.limit - counts.entries)}`,
+      `Resume with: ${options.resumeCommand(
+        resume,
+        options.limit === undefined ? undefined : options.limit - counts.entries,
+        out === undefined ? undefined : (sink?.bytes ?? options.atByte ?? fileSize(out)),
+      )}`,
     );
   }
   throw failure;

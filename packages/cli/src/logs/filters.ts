@@ -11,6 +11,7 @@ import {
   readInput,
   type CliInput,
 } from "../operations.js";
+import { fills } from "../fields.js";
 import { parseInstant } from "./instant.js";
 
 /** One filter flag and the query parameter it fills. */
@@ -100,7 +101,9 @@ export function addFilterOptions(command: Command, flags: readonly FilterFlag[])
         : `${f.param} (${inputHint(param) || "string"})`;
     const description = param.description;
     const text = description === undefined ? about : `${description} ${about}`;
-    const shown = new Option(`${f.short ?? f.flag} <${value}>`, text).argParser(collect);
+    const shown = fills(new Option(`${f.short ?? f.flag} <${value}>`, text).argParser(collect), [
+      f.param,
+    ]);
     command.addOption(shown);
     if (f.short !== undefined)
       command.addOption(new Option(`${f.flag} <${value}>`).argParser(collect).hideHelp());
@@ -112,7 +115,8 @@ export function addFilterOptions(command: Command, flags: readonly FilterFlag[])
           ? `deprecated: the same as ${f.short ?? f.flag}`
           : `the same as ${f.short ?? f.flag}`,
       ).argParser(collect);
-      command.addOption(option);
+      // A deprecated spelling still works, but is neither shown nor suggested for a mistyped flag.
+      command.addOption(deprecated ? option.hideHelp() : option);
     }
   }
 }
@@ -125,6 +129,7 @@ export function readFilters(
   values: Record<string, unknown>,
   flags: readonly FilterFlag[],
   now: number,
+  warn: (message: string) => void = () => {},
 ): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const f of flags) {
@@ -137,17 +142,11 @@ export function readFilters(
     if (given.length > 1 && !f.repeatable)
       throw new UsageError(`${shownFlag}: given ${given.length} times; it takes one value`);
     if (f.kind !== "date") {
-      params[f.param] = readInput(input(f.param), given, shownFlag);
+      params[f.param] = readInput(input(f.param), given, shownFlag, warn);
       continue;
     }
     const converted = given.map((raw) => parseInstant(raw, shownFlag, now));
     params[f.param] = f.arrayOnly || converted.length > 1 ? converted : converted[0];
   }
   return params;
-}
-
-/** The flag that sets a parameter (for error messages), or `undefined`. */
-export function flagOf(param: string, flags: readonly FilterFlag[]): string | undefined {
-  const f = flags.find((x) => x.param === param);
-  return f ? (f.short ?? f.flag) : undefined;
 }

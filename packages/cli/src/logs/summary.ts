@@ -116,6 +116,12 @@ export async function summarizeLogs(
   const groups = new Map<string, number>();
   let other = 0;
   let total = 0;
+  // Entries the server returned outside the window asked for (or with no time to place them in it):
+  // not counted, but said.
+  let outside = 0;
+  const lower = typeof params.fromDate === "number" ? params.fromDate : -Infinity;
+  const upper = typeof params.toDate === "number" ? params.toDate : Infinity;
+  const windowed = lower > -Infinity || upper < Infinity;
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   const failures = new FailureHistogram();
@@ -125,6 +131,11 @@ export async function summarizeLogs(
 
   for await (const page of ctx.logs().pages(params, { signal: ctx.signal })) {
     for (const entry of page.events) {
+      const time = entryTime(entry as LogEntry);
+      if (windowed && !(time >= lower && time <= upper)) {
+        outside += 1;
+        continue;
+      }
       total += 1;
       const value = (entry as Record<string, unknown>)[name];
       const key = value === undefined || value === null || value === "" ? NONE : String(value);
@@ -132,7 +143,6 @@ export async function summarizeLogs(
       if (known !== undefined) groups.set(key, known + 1);
       else if (groups.size < MAX_GROUPS) groups.set(key, 1);
       else other += 1;
-      const time = entryTime(entry as LogEntry);
       if (Number.isFinite(time)) {
         first = Math.min(first, time);
         last = Math.max(last, time);
@@ -141,7 +151,7 @@ export async function summarizeLogs(
           failures.add(time);
       }
     }
-    counts.entries = total;
+    counts.entries = total + outside;
     counts.pages += 1;
     progress?.update(counts);
   }
@@ -169,6 +179,7 @@ export async function summarizeLogs(
           fromDate: window ? from : null,
           toDate: window ? to : null,
           total,
+          outside,
           groups: sorted.map(([key, n]) => ({ key, count: n })),
           other: { count: other, maxGroups: MAX_GROUPS },
           failures: {
@@ -187,6 +198,12 @@ export async function summarizeLogs(
   const { colors } = ctx;
   const span = window ? ` from ${localIso(from)} to ${localIso(to)}` : "";
   ctx.out(colors.bold(`${count(total)} entries${span}, by ${options.by}`) + "\n");
+  if (outside > 0)
+    ctx.out(
+      colors.yellow(
+        `${count(outside)} more the server returned fell outside this window and are not counted`,
+      ) + "\n",
+    );
   if (total === 0) return;
   const rows = sorted.map(([key, n]) => ({ key: oneLine(key), n }));
   if (other > 0)

@@ -2,7 +2,8 @@
 // command sends, which of its inputs are positional arguments, and how its answer is printed. Every
 // flag, its help text (the spec's description and values) and its reading come from the generated
 // operation table, so an input added to the spec becomes a flag without code here.
-import { Option, type Command } from "commander";
+import { Argument, Option, type Command } from "commander";
+import { fills } from "../fields.js";
 import { UsageError, type Context } from "../context.js";
 import {
   camel,
@@ -46,8 +47,6 @@ interface CommandRow {
   readonly flags?: Readonly<Record<string, string>>;
   /** Default: a record for an object, the lines of a list of strings, `OK` for an acknowledgement. */
   readonly view?: View;
-  /** What it deletes: the command asks first, or needs `--yes` without a terminal. */
-  readonly deletes?: string;
 }
 
 const list = (columns: Column<never>[], empty: string): View => ({
@@ -71,7 +70,7 @@ export const COMMANDS: readonly CommandRow[] = [
   { command: "db get", op: "getDatabase", view: "record" },
   { command: "db stats", op: "getDatabaseStats", view: "stats" },
   { command: "db create", op: "createDatabase", flags: { database_name: "name" }, view: "record" },
-  { command: "db delete", op: "deleteDatabase", deletes: "database" },
+  { command: "db delete", op: "deleteDatabase" },
   { command: "db rename", op: "renameDatabase", view: "record" },
   { command: "db reset-password", op: "resetDatabasePassword", view: "record" },
   { command: "db enable-tls", op: "enableDatabaseTls" },
@@ -86,13 +85,13 @@ export const COMMANDS: readonly CommandRow[] = [
   { command: "backups list", op: "listBackups", view: list(backupColumns, "No backups.") },
   { command: "backups create", op: "createBackup" },
   { command: "backups restore", op: "restoreBackup" },
-  { command: "backups delete", op: "deleteBackup", deletes: "backup" },
+  { command: "backups delete", op: "deleteBackup" },
   { command: "backups enable-daily", op: "enableDailyBackup" },
   { command: "backups disable-daily", op: "disableDailyBackup" },
   { command: "teams list", op: "listTeams", view: list(teamColumns, "No teams.") },
   { command: "teams members", op: "listTeamMembers", view: list(memberColumns, "No members.") },
   { command: "teams create", op: "createTeam", flags: { team_name: "name" }, view: "record" },
-  { command: "teams delete", op: "deleteTeam", deletes: "team" },
+  { command: "teams delete", op: "deleteTeam" },
   {
     command: "teams add-member",
     op: "addTeamMember",
@@ -104,7 +103,6 @@ export const COMMANDS: readonly CommandRow[] = [
     op: "removeTeamMember",
     args: ["team_id"],
     flags: { member_email: "member" },
-    deletes: "team member",
   },
   {
     command: "vector list",
@@ -113,7 +111,7 @@ export const COMMANDS: readonly CommandRow[] = [
   },
   { command: "vector get", op: "getVectorIndex", view: "record" },
   { command: "vector create", op: "createVectorIndex", view: "record" },
-  { command: "vector delete", op: "deleteVectorIndex", deletes: "vector index" },
+  { command: "vector delete", op: "deleteVectorIndex" },
   { command: "vector rename", op: "renameVectorIndex" },
   { command: "vector reset-password", op: "resetVectorIndexTokens" },
   { command: "vector set-plan", op: "setVectorIndexPlan" },
@@ -127,7 +125,7 @@ export const COMMANDS: readonly CommandRow[] = [
   },
   { command: "search get", op: "getSearchIndex", view: "record" },
   { command: "search create", op: "createSearchIndex", view: "record" },
-  { command: "search delete", op: "deleteSearchIndex", deletes: "search index" },
+  { command: "search delete", op: "deleteSearchIndex" },
   { command: "search rename", op: "renameSearchIndex" },
   { command: "search reset-password", op: "resetSearchPassword" },
   { command: "search transfer", op: "transferSearchIndex" },
@@ -155,12 +153,6 @@ export const COMMANDS: readonly CommandRow[] = [
   },
 ];
 
-/** What the error report needs from a running management command. */
-export interface CommandState {
-  /** The flag or argument of each input, by the field name a `ValidationError` gives it. */
-  fieldFlags: Map<string, string>;
-}
-
 /** One flag of a command and the input it fills. */
 interface Flag {
   input: CliInput;
@@ -186,7 +178,6 @@ function operationNote(op: CliOperation): string {
 export function addManagementCommands(
   program: Command,
   ctx: () => Context,
-  state: CommandState,
   taken: (command: Command) => Set<string>,
 ): void {
   const groups = new Map<string, Command>();
@@ -201,7 +192,7 @@ export function addManagementCommands(
       }
       parent = g;
     }
-    addCommand(parent.command(name ?? group), row, ctx, state, taken);
+    addCommand(parent.command(name ?? group), row, ctx, taken);
   }
 }
 
@@ -209,7 +200,6 @@ function addCommand(
   command: Command,
   row: CommandRow,
   ctx: () => Context,
-  state: CommandState,
   taken: (command: Command) => Set<string>,
 ): void {
   const op = operation(row.op);
@@ -218,7 +208,11 @@ function addCommand(
   const args = argNames.map((name) => {
     const input = op.inputs.find((i) => i.name === name);
     if (input === undefined) throw new Error(`${row.command}: ${op.id} has no input ${name}`);
-    command.argument(`<${name}>`, about(input).replace(/ \[required\]$/, ""));
+    command.addArgument(
+      fills(new Argument(`<${name}>`, about(input).replace(/ \[required\]$/, "")), [
+        fieldOf(input),
+      ]),
+    );
     return input;
   });
 
@@ -230,11 +224,13 @@ function addCommand(
     if (used.has(flag)) throw new Error(`${row.command}: ${flag} is taken`);
     used.add(flag);
     if (input.type === "boolean" && !input.repeatable) {
-      command.option(flag, about(input));
+      command.addOption(fills(new Option(flag, about(input)), [fieldOf(input)]));
       command.option(`--no-${flag.slice(2)}`, `sets ${input.name} to false`);
     } else {
       const value = input.type === "integer" || input.type === "number" ? "n" : "value";
-      command.addOption(new Option(`${flag} <${value}>`, about(input)).argParser(collect));
+      command.addOption(
+        fills(new Option(`${flag} <${value}>`, about(input)).argParser(collect), [fieldOf(input)]),
+      );
     }
     flags.push({ input, flag });
   }
@@ -244,8 +240,11 @@ function addCommand(
       "--body <json>",
       "the JSON body (inline, @file or @- for stdin); flags override its fields",
     );
-  if (row.deletes !== undefined)
-    command.option("-y, --yes", `delete without asking (needed without a terminal)`);
+  if (op.irreversible)
+    command.option(
+      "-y, --yes",
+      "send without asking: it cannot be undone (needed without a terminal)",
+    );
   if (writes) command.option("--dry-run", "print the request that would be sent, and send nothing");
   command.option("--json", "print the answer as JSON, as the API returned it");
   if (row.view === "record")
@@ -265,21 +264,22 @@ function addCommand(
         throw new UsageError("--body: expected a JSON object");
       body = { ...(given as Record<string, unknown>) };
     }
+    const warn = (message: string) => ctx().err(message);
     const place = (field: CliInput, value: unknown) => {
       if (field.in === "body") (body ??= {})[field.name] = value;
       else (input[field.in] ??= {})[field.name] = value;
     };
-    state.fieldFlags.clear();
     args.forEach((field, i) => {
       const shown = `<${field.name}>`;
-      state.fieldFlags.set(fieldOf(field), shown);
-      place(field, readInput(field, [received[i] as string], shown));
+      place(field, readInput(field, [received[i] as string], shown, warn));
     });
     for (const { input: field, flag } of flags) {
-      state.fieldFlags.set(fieldOf(field), flag);
       const given = opts[camel(flag)];
       if (given === undefined) continue;
-      place(field, typeof given === "boolean" ? given : readInput(field, given as string[], flag));
+      place(
+        field,
+        typeof given === "boolean" ? given : readInput(field, given as string[], flag, warn),
+      );
     }
     if (body !== undefined) input.body = body;
     else if (op.body?.required) input.body = {};
@@ -290,34 +290,15 @@ function addCommand(
       c.err("(dry run: nothing was sent)");
       return;
     }
-    if (row.deletes !== undefined && opts["yes"] !== true) {
-      // Named by its positional arguments and any required flag (a team member by team and e-mail).
-      const named = [
-        ...args.map((_, i) => received[i] as string),
-        ...flags.filter((f) => f.input.required).map((f) => String(opts[camel(f.flag)] ?? "")),
-      ];
-      await confirm(c, `Delete ${row.deletes} ${named.filter(Boolean).join(" ")}`);
-    }
-    const result = await send(c, op, input);
+    // Named by its positional arguments and any required flag (a team member by team and e-mail).
+    const named = [
+      ...args.map((_, i) => received[i] as string),
+      ...flags.filter((f) => f.input.required).map((f) => String(opts[camel(f.flag)] ?? "")),
+    ];
+    const resource = named.filter(Boolean).join(" ");
+    const result = await send(c, op, input, { yes: opts["yes"] === true, resource });
     print(c, row.view, result, opts);
   });
-}
-
-/** Asks on the terminal; without one, refuses (exit code 2) so a script never deletes by accident. */
-async function confirm(ctx: Context, question: string): Promise<void> {
-  const stdin = ctx.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
-  if (stdin.isTTY !== true || ctx.io.stderr.isTTY !== true)
-    throw new UsageError(
-      `${question}: pass --yes to confirm (there is no terminal to ask on); nothing was deleted`,
-    );
-  const { createInterface } = await import("node:readline/promises");
-  const rl = createInterface({ input: stdin, output: ctx.io.stderr });
-  try {
-    const answer = await rl.question(`${question}? [y/N] `, { signal: ctx.signal });
-    if (!/^\s*y(es)?\s*$/i.test(answer)) throw new Error("not confirmed: nothing was deleted");
-  } finally {
-    rl.close();
-  }
 }
 
 function print(ctx: Context, view: View, result: unknown, opts: Record<string, unknown>): void {

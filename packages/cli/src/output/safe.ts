@@ -5,21 +5,31 @@
 
 // C0 controls but newline, DEL, C1 controls; and the Unicode line/paragraph separators in JSON.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
-const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029]/g;
+// Characters that change how the text around them looks without showing themselves, so a name can be
+// spoofed (`invoice\u202egpj.exe` shows as `invoiceexe.jpg`): the bidi marks, embeddings, overrides
+// and isolates, and the zero-width space, joiners, word joiner and byte order mark.
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const JSON_UNSAFE =
+  /[\u007f-\u009f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 const hex = (c: string): string => c.charCodeAt(0).toString(16).padStart(2, "0");
 
 /**
  * Server text made printable: CRLF becomes a newline, a tab a space, every other control character
- * (below 0x20 but newline, DEL, 0x80–0x9f) its visible `\xNN` form.
+ * (below 0x20 but newline, DEL, 0x80–0x9f) its visible `\xNN` form, and every bidi control or
+ * zero-width character its visible `\uNNNN` form.
  */
 export function safeText(text: string): string {
-  return text.replace(/\r\n/g, "\n").replace(CONTROL, (c) => (c === "\t" ? " " : `\\x${hex(c)}`));
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(CONTROL, (c) => (c === "\t" ? " " : `\\x${hex(c)}`))
+    .replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
- * `JSON.stringify` with DEL and the C1 controls (which JSON allows raw) escaped as `\u00XX`: the same
- * value for any JSON reader, and no control character for a terminal (JSON escapes those below 0x20).
+ * `JSON.stringify` with DEL, the C1 controls, the bidi controls and the zero-width characters (which
+ * JSON allows raw) escaped as `\uXXXX`: the same value for any JSON reader, and nothing that acts on
+ * a terminal or hides itself there (JSON escapes the controls below 0x20).
  */
 export function safeJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(

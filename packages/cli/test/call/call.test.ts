@@ -67,7 +67,7 @@ describe("api-clients call <operationId>", () => {
     expect((JSON.parse(logs.stdout) as { events: unknown[] }).events).toHaveLength(7);
 
     const db = await m.databases.create({ name: "tmp", primary_region: "us-east-1" });
-    const deleted = await call("deleteDatabase", "--param", `id=${db.database_id!}`);
+    const deleted = await call("deleteDatabase", "--param", `id=${db.database_id!}`, "--yes");
     expect(deleted.code).toBe(0);
     expect(JSON.parse(deleted.stdout)).toBe("OK");
     expect(await m.databases.list()).toEqual([]);

@@ -56,7 +56,7 @@ describe("the rest of the live management API on the command line", () => {
       primary_region: "us-east-1",
     });
     if (id === undefined) throw new Error("the emulator created a database without an id");
-    const plan = await run("db", "change-plan", id, "--plan", "fixed_1gb");
+    const plan = await run("db", "change-plan", id, "--plan", "fixed_1gb", "--yes");
     expect(plan.code, plan.stderr).toBe(0);
     const budget = await run("db", "budget", id, "--budget", "50");
     expect(budget.code, budget.stderr).toBe(0);

@@ -46,7 +46,7 @@ describe("write commands: --dry-run and --yes", () => {
     const result = await run("db", "delete", db.database_id!);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/pass --yes to confirm/);
-    expect(result.stderr).toMatch(/nothing was deleted/);
+    expect(result.stderr).toMatch(/nothing was sent/);
     expect(result.stdout).toBe("");
     expect(untouched()).toBe(true);
     f.emu.faults.clear();
@@ -85,7 +85,7 @@ describe("write commands: --dry-run and --yes", () => {
 
     expect((await run("db", "rename", db.database_id!, "--name", "orders-eu")).code).toBe(0);
     expect((await f.m.databases.get(db.database_id!)).database_name).toBe("orders-eu");
-    const reset = await run("db", "reset-password", db.database_id!, "--json");
+    const reset = await run("db", "reset-password", db.database_id!, "--json", "--yes");
     expect(reset.code).toBe(0);
     expect((JSON.parse(reset.stdout) as { password: string }).password).not.toBe(db.password);
 
@@ -150,6 +150,7 @@ describe("write commands: --dry-run and --yes", () => {
       db.database_id!,
       "--backup-id",
       backup!.backup_id,
+      "--yes",
     );
     expect(restored).toMatchObject({ code: 0, stdout: "OK\n" });
     const deleted = await run("backups", "delete", db.database_id!, backup!.backup_id, "--yes");

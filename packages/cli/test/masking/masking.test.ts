@@ -60,3 +60,50 @@ describe("masking only secrets", () => {
     expect(result.stdout + result.stderr).not.toContain(TOKEN);
   });
 });
+
+describe("no secret on stdout, whatever field holds it", () => {
+  const API_KEY = "0123456789abcdef0123456789abcdef";
+  let leaky: Server;
+  let leakyUrl: string;
+  beforeAll(async () => {
+    // A server whose success answers echo the Authorization header and the key in fields named like
+    // nothing secret.
+    leaky = createServer((req, res) => {
+      const authorization = String(req.headers.authorization);
+      const database = {
+        database_id: "db-1",
+        database_name: "orders",
+        note: authorization,
+        owner: authorization.slice("Basic ".length),
+        comment: `key ${API_KEY} here`,
+      };
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(req.url?.endsWith("/databases") ? [database] : database));
+    });
+    await new Promise<void>((resolve) => leaky.listen(0, "127.0.0.1", resolve));
+    leakyUrl = `http://127.0.0.1:${(leaky.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => leaky.close(resolve)));
+
+  const basic = Buffer.from(`${EMAIL}:${API_KEY}`).toString("base64");
+  it.each([
+    ["db get", ["db", "get", "db-1"]],
+    ["db get --json", ["db", "get", "db-1", "--json"]],
+    ["db reset-password", ["db", "reset-password", "db-1", "--yes"]],
+    ["db reset-password --json", ["db", "reset-password", "db-1", "--yes", "--json"]],
+    ["db list", ["db", "list"]],
+    ["db list --json", ["db", "list", "--json"]],
+    ["call getDatabase", ["call", "getDatabase", "--param", "id=db-1"]],
+  ])("%s masks the echoed credential", async (_name, args) => {
+    const result = await runCli([...args, "--base-url", leakyUrl], {
+      UPSTASH_EMAIL: EMAIL,
+      UPSTASH_API_KEY: API_KEY,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("orders");
+    // The list table shows none of the echoing fields; every other view shows them masked.
+    if (args.join(" ") !== "db list") expect(result.stdout).toMatch(masked);
+    expect(result.stdout + result.stderr).not.toContain(API_KEY);
+    expect(result.stdout + result.stderr).not.toContain(basic);
+  });
+});

@@ -139,10 +139,15 @@ describe.skipIf(skipReason !== undefined)(
       const shown = () => screen("confirm");
       tmux("new-session", "-d", "-s", "confirm", "-x", "160", "-y", "40", script);
       await until(() => /\? \[y\/N\]\s*$/m.test(shown()), "the question", 15_000, "confirm");
-      expect(shown()).toContain(`Delete database ${db.database_id}? [y/N]`);
+      expect(shown()).toContain(
+        `Delete a database: ${db.database_id} (deleteDatabase, cannot be undone)`,
+      );
+      expect(shown()).toContain(`account: ${emu.credentials.email}`);
+      expect(shown()).toContain(`server:  ${emu.url}`);
+      expect(shown()).toContain("Proceed? [y/N]");
       tmux("send-keys", "-t", "confirm", "n", "Enter");
       await until(() => shown().includes("first exit code:"), "the first exit", 15_000, "confirm");
-      expect(shown()).toMatch(/not confirmed: nothing was deleted/);
+      expect(shown()).toMatch(/not confirmed: nothing was sent/);
       expect(shown()).toMatch(/first exit code: 1/);
       expect((await m.databases.list()).map((d) => d.database_id)).toEqual([db.database_id]);
 
