@@ -268,7 +268,7 @@ export const toolSpecs: readonly ToolSpec[] = [
             platform: {
               type: "string",
               description:
-                "Cloud platform of a database. When absent the service picks one (`aws`). Known values: aws, gcp (others are accepted).",
+                "Cloud platform of a database. Known values: aws, gcp (others are accepted).",
             },
             region: {
               type: "string",
@@ -302,8 +302,7 @@ export const toolSpecs: readonly ToolSpec[] = [
             },
             tls: { type: "boolean", description: "true enables TLS." },
           },
-          description:
-            "The JSON request body. Settings of a new database. Give at least one of: database_name, name.",
+          description: "The JSON request body. Settings of a new database.",
         },
       },
       required: ["body"],
@@ -1669,7 +1668,8 @@ export const toolSpecs: readonly ToolSpec[] = [
           properties: {
             target_account: {
               type: "string",
-              description: "Id of the target team (current reference).",
+              description:
+                "Id of the target team (current reference; a personal account cannot receive an index).",
             },
           },
           required: ["target_account"],
@@ -2205,7 +2205,8 @@ export const toolSpecs: readonly ToolSpec[] = [
           properties: {
             target_account: {
               type: "string",
-              description: "Id of the target team (current reference).",
+              description:
+                "Id of the target team (current reference; a personal account cannot receive an index).",
             },
           },
           required: ["target_account"],
@@ -2223,10 +2224,10 @@ export const toolSpecs: readonly ToolSpec[] = [
     toolset: "search",
     title: "Rename a search index",
     description:
-      "Gives the index a new name and answers the acknowledgement (unlike renameDatabase, no record comes back). Repeating it is harmless: the same name is set again.",
+      "Gives the index a new name and answers the acknowledgement (unlike renameDatabase, no record comes back). The reference says nothing about a repeat, so the clients do not retry it.",
     method: "POST",
     path: "/v2/search/{id}/rename",
-    idempotent: true,
+    idempotent: false,
     irreversible: false,
     success: "acknowledgement",
     inputs: [{ name: "id", in: "path" }],
@@ -2584,10 +2585,10 @@ export const toolSpecs: readonly ToolSpec[] = [
     toolset: "qstash",
     title: "Update the monthly budget of a QStash user",
     description:
-      "Sets the monthly budget in US dollars: `0` means no cap, otherwise 20 to 10000. The schema bounds it to 0–10000 as the reference does, so 1–19 pass the client's check and are refused by the service. Repeating it is harmless: the same value is set again.",
+      "Sets the monthly budget in US dollars: `0` means no cap, otherwise 20 to 10000. The schema bounds it to 0–10000 as the reference does, so 1–19 pass the client's check and are refused by the service. The reference says nothing about a repeat, so the clients do not retry it.",
     method: "PATCH",
     path: "/v2/qstash/update-budget/{id}",
-    idempotent: true,
+    idempotent: false,
     irreversible: false,
     success: "acknowledgement",
     inputs: [{ name: "id", in: "path" }],
@@ -2625,10 +2626,10 @@ export const toolSpecs: readonly ToolSpec[] = [
     toolset: "qstash",
     title: "Enable the production pack",
     description:
-      'Switches the production pack on. Repeating it is harmless: the pack stays on and the answer is the acknowledgement again (no "already enabled" error is documented).',
+      'Switches the production pack on. The reference documents neither what a repeat answers nor an "already enabled" error, so the clients do not retry it.',
     method: "POST",
     path: "/v2/qstash/enable-prodpack/{id}",
-    idempotent: true,
+    idempotent: false,
     irreversible: false,
     success: "acknowledgement",
     inputs: [{ name: "id", in: "path" }],
@@ -2651,10 +2652,10 @@ export const toolSpecs: readonly ToolSpec[] = [
     toolset: "qstash",
     title: "Disable the production pack",
     description:
-      'Switches the production pack off. Repeating it is harmless: the pack stays off and the answer is the acknowledgement again (no "already disabled" error is documented).',
+      'Switches the production pack off. The reference documents neither what a repeat answers nor an "already disabled" error, so the clients do not retry it.',
     method: "POST",
     path: "/v2/qstash/disable-prodpack/{id}",
-    idempotent: true,
+    idempotent: false,
     irreversible: false,
     success: "acknowledgement",
     inputs: [{ name: "id", in: "path" }],
