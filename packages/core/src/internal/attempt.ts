@@ -1,0 +1,174 @@
+// One attempt of a call: build the outgoing request, tell the watchers, send it through the call's
+// `fetch` under one timer (which covers the response and its whole body), report the answer to the
+// rate-limit gate, and either read the answer whole or hand back why it should be retried.
+import { AbortError, ApiClientError, ConnectionError } from "../errors.js";
+import { failed, succeeded, tooLarge, type Answer } from "./answer.js";
+import type { ApiContext, Call } from "./call.js";
+import { attemptFailure, refusal, type AttemptPlace } from "./failure.js";
+import type { GatedCall } from "./rate-limit-gate.js";
+import { BodyTooLarge, readBody } from "./read-body.js";
+import { isConnectionNotEstablished, retryDecision, type RetryDecision } from "./retry-policy.js";
+import type { Watch } from "./tracing.js";
+
+/** One call's gate record, with its watch and deadline. */
+export type Gated = GatedCall & { readonly watch: Watch };
+
+/** What one attempt needs besides its call. */
+export interface AttemptInput {
+  /** The call's request: method, URL and headers (its body, if any, is `body`). */
+  readonly request: Request;
+  /** The body sent on every attempt. */
+  readonly body: string | ArrayBuffer | undefined;
+  readonly gated: Gated;
+  /** Whether the operation is safe to repeat. */
+  readonly idempotent: boolean;
+  /** The attempt's number, from 1. */
+  readonly attempt: number;
+  /** How long it waited for the rate limit before it was sent, in milliseconds. */
+  readonly rateLimitWaitMs: number;
+}
+
+/** How an attempt ended. */
+export type Tried =
+  /** A final answer, read whole. */
+  | {
+      readonly kind: "answer";
+      readonly answer: Answer;
+      readonly status: number;
+      readonly bytes: number;
+    }
+  /** An answer to retry after `decision.delayMs` (not read). */
+  | {
+      readonly kind: "retry";
+      readonly status: number;
+      readonly decision: Extract<RetryDecision, { retry: true }>;
+    }
+  /**
+   * No usable answer: `retryable` when the retry rule decides (a connection failure or timeout),
+   * `unknown` when the request may have reached the server with an unknown outcome.
+   */
+  | {
+      readonly kind: "failed";
+      readonly error: ApiClientError;
+      readonly status: number | undefined;
+      readonly retryable: boolean;
+      readonly unknown: boolean;
+    };
+
+/** An attempt that ended without a usable answer, final (never retried). */
+const stopped = (error: ApiClientError, status?: number): Tried => ({
+  kind: "failed",
+  error,
+  status,
+  retryable: false,
+  unknown: false,
+});
+
+/** Sends one attempt and reads its answer; never throws. */
+export async function attemptOnce(
+  api: ApiContext,
+  call: Call,
+  input: AttemptInput,
+): Promise<Tried> {
+  const { request, gated, attempt } = input;
+  const { method, url, deadline, watch } = gated;
+  const place: AttemptPlace = { method, url, attempts: attempt };
+  const controller = new AbortController();
+  const { body } = input;
+  const init =
+    body === undefined ? { signal: controller.signal } : { body, signal: controller.signal };
+  const outgoing = new Request(request, init);
+  outgoing.headers.set("authorization", api.authorization);
+  watch.attempt(attempt, outgoing.headers, input.rateLimitWaitMs);
+  // [deadline] The timer starts after the watchers ran: their time is not the attempt's.
+  const { timeoutMs } = call.limits;
+  const attemptMs = Math.min(timeoutMs, deadline.remaining());
+  if (attemptMs <= 0) {
+    return stopped(
+      deadline.exceeded({ method, url, attempts: attempt - 1 }, "no time left for an attempt"),
+    );
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, attemptMs);
+  const signal = call.signal;
+  const forwardAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", forwardAbort);
+  let response: Response | undefined;
+  try {
+    const answered: unknown = await call.fetch(outgoing);
+    const refused = refusal(answered, place);
+    if (refused !== undefined) throw refused;
+    response = answered as Response;
+    return await answer(api, call, input, response);
+  } catch (thrown) {
+    if (signal?.aborted) {
+      const error = new AbortError(signal.reason);
+      return { kind: "failed", error, status: response?.status, retryable: false, unknown: false };
+    }
+    if (thrown instanceof BodyTooLarge && response !== undefined) {
+      const error = tooLarge(
+        response,
+        { ...place, redact: api.redact },
+        call.limits.maxResponseBytes,
+      );
+      return { kind: "failed", error, status: response.status, retryable: false, unknown: false };
+    }
+    const refused = thrown instanceof ApiClientError;
+    const failure = attemptFailure(thrown, { ...place, timeoutMs, timedOut }, api.redact);
+    const unknown =
+      !refused && failure instanceof ConnectionError && !isConnectionNotEstablished(failure);
+    // [deadline] The attempt was cut short by the deadline, not by its own timeout.
+    const error =
+      timedOut && attemptMs < timeoutMs
+        ? deadline.exceeded({ ...place, cause: thrown }, "the attempt in flight was stopped")
+        : failure;
+    const retryable = error === failure && !refused && failure instanceof ConnectionError;
+    return { kind: "failed", error, status: response?.status, retryable, unknown };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", forwardAbort);
+  }
+}
+
+/** An answer arrived: report it to the gate, decide on its status, read it unless it is retried. */
+async function answer(
+  api: ApiContext,
+  call: Call,
+  input: AttemptInput,
+  response: Response,
+): Promise<Tried> {
+  const { gated, attempt } = input;
+  const { method, url, deadline, watch } = gated;
+  watch.response(response.status);
+  // [rate limit] Learn the budget the answer states.
+  const reported = api.gate.report(gated, response);
+  if (reported !== undefined) await reported;
+  let note: string | undefined;
+  if (!response.ok) {
+    // Decide on the status alone: a response to retry is not read.
+    const decision = deadline.bound(
+      retryDecision({
+        attempt,
+        maxRetries: call.limits.maxRetries,
+        idempotent: input.idempotent,
+        status: response.status,
+        headers: response.headers,
+        now: api.clock.now,
+      }),
+    );
+    if (decision.retry) {
+      response.body?.cancel().catch(() => undefined);
+      return { kind: "retry", status: response.status, decision };
+    }
+    note = decision.note;
+  }
+  const bytes = await readBody(response, call.limits.maxResponseBytes);
+  const exchange = { method, url, attempts: attempt, redact: api.redact };
+  const final = response.ok
+    ? succeeded(call.operation, response, bytes, exchange, watch)
+    : failed(call.operation, response, bytes, exchange, note);
+  return { kind: "answer", answer: final, status: response.status, bytes: bytes.byteLength };
+}
