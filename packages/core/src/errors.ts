@@ -459,17 +459,12 @@ export const RedirectLoopError = /* @__PURE__ */ (() => {
     /** Builds the error: `Too many redirects (<method> <url>): a redirect loop, not retried`. */
     constructor(init: ConnectionErrorInit & { method: string; url: string }) {
       const attempts = init.attempts ?? 1;
-      super(
-        `Too many redirects${where(init)}: a redirect loop, not retried` + attemptsSuffix(attempts),
-        { cause: init.cause },
-      );
+      super(`Too many redirects${where(init)}: a redirect loop, not retried`, {
+        cause: init.cause,
+      });
       this.method = init.method;
       this.url = redactUrl(init.url);
       this.attempts = attempts;
-    }
-
-    override toJSON(): Record<string, unknown> {
-      return { ...super.toJSON(), method: this.method, url: this.url, attempts: this.attempts };
     }
   }
   brand(RedirectLoopError, "RedirectLoopError");

@@ -15,9 +15,9 @@ export interface Answer {
   /** The response handed back: its body held in memory (redacted for an error answer). */
   readonly response: Response;
   /** The typed error of an HTTP error answer (none when the service says the state already matches). */
-  readonly error: ApiError | undefined;
+  readonly error?: ApiError | undefined;
   /** A 4xx whose text says the state already matches (`x-already-applied`): the call had its effect. */
-  readonly applied: boolean;
+  readonly applied?: boolean;
 }
 
 /** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
@@ -58,11 +58,7 @@ export function succeeded(
 ): Answer {
   const ack = operation?.success === "acknowledgement";
   const held = ack ? acknowledgement(bytes, watch, exchange) : bytes;
-  return {
-    response: new BufferedResponse(held, response, exchange),
-    error: undefined,
-    applied: false,
-  };
+  return { response: new BufferedResponse(held, response, exchange) };
 }
 
 /**

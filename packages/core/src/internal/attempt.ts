@@ -18,7 +18,7 @@ export interface AttemptInput {
   /** The call's request: method, URL and headers (its body, if any, is `body`). */
   readonly request: Request;
   /** The body sent on every attempt. */
-  readonly body: string | ArrayBuffer | undefined;
+  readonly body: Blob | undefined;
   readonly gated: Gated;
   /** Whether the operation is safe to repeat. */
   readonly idempotent: boolean;
@@ -28,41 +28,23 @@ export interface AttemptInput {
   readonly rateLimitWaitMs: number;
 }
 
-/** How an attempt ended. */
-export type Tried =
-  /** A final answer, read whole. */
-  | {
-      readonly kind: "answer";
-      readonly answer: Answer;
-      readonly status: number;
-      readonly bytes: number;
-    }
-  /** An answer to retry after `decision.delayMs` (not read). */
-  | {
-      readonly kind: "retry";
-      readonly status: number;
-      readonly decision: Extract<RetryDecision, { retry: true }>;
-    }
-  /**
-   * No usable answer: `retryable` when the retry rule decides (a connection failure or timeout),
-   * `unknown` when the request may have reached the server with an unknown outcome.
-   */
-  | {
-      readonly kind: "failed";
-      readonly error: ApiClientError;
-      readonly status: number | undefined;
-      readonly retryable: boolean;
-      readonly unknown: boolean;
-    };
-
-/** An attempt that ended without a usable answer, final (never retried). */
-const stopped = (error: ApiClientError, status?: number): Tried => ({
-  kind: "failed",
-  error,
-  status,
-  retryable: false,
-  unknown: false,
-});
+/**
+ * How an attempt ended: a final `answer` (read whole); an answer to `retry` (not read); or an
+ * `error` without a usable answer.
+ */
+export interface Tried {
+  readonly answer?: Answer;
+  readonly retry?: Extract<RetryDecision, { retry: true }>;
+  readonly error?: ApiClientError;
+  /** The answer's status, when one arrived. */
+  readonly status?: number | undefined;
+  /** Size of the answer's body, when it was read. */
+  readonly bytes?: number;
+  /** The retry rule decides on `error` (a connection failure or a timeout). */
+  readonly retryable?: boolean;
+  /** The request may have reached the server, with an unknown outcome. */
+  readonly unknown?: boolean;
+}
 
 /** Sends one attempt and reads its answer; never throws. */
 export async function attemptOnce(
@@ -74,19 +56,20 @@ export async function attemptOnce(
   const { method, url, deadline, watch } = gated;
   const place: AttemptPlace = { method, url, attempts: attempt };
   const controller = new AbortController();
-  const { body } = input;
-  const init =
-    body === undefined ? { signal: controller.signal } : { body, signal: controller.signal };
-  const outgoing = new Request(request, init);
+  // A fresh request per attempt: the body re-sent, the attempt's own signal and headers.
+  const outgoing = new Request(request, { body: input.body ?? null, signal: controller.signal });
   outgoing.headers.set("authorization", api.authorization);
   watch.attempt(attempt, outgoing.headers, input.rateLimitWaitMs);
   // [deadline] The timer starts after the watchers ran: their time is not the attempt's.
   const { timeoutMs } = call.limits;
   const attemptMs = Math.min(timeoutMs, deadline.remaining());
   if (attemptMs <= 0) {
-    return stopped(
-      deadline.exceeded({ method, url, attempts: attempt - 1 }, "no time left for an attempt"),
-    );
+    return {
+      error: deadline.exceeded(
+        { method, url, attempts: attempt - 1 },
+        "no time left for an attempt",
+      ),
+    };
   }
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -104,17 +87,11 @@ export async function attemptOnce(
     response = answered as Response;
     return await answer(api, call, input, response);
   } catch (thrown) {
-    if (signal?.aborted) {
-      const error = new AbortError(signal.reason);
-      return { kind: "failed", error, status: response?.status, retryable: false, unknown: false };
-    }
+    const status = response?.status;
+    if (signal?.aborted) return { error: new AbortError(signal.reason), status };
     if (thrown instanceof BodyTooLarge && response !== undefined) {
-      const error = tooLarge(
-        response,
-        { ...place, redact: api.redact },
-        call.limits.maxResponseBytes,
-      );
-      return { kind: "failed", error, status: response.status, retryable: false, unknown: false };
+      const limit = call.limits.maxResponseBytes;
+      return { error: tooLarge(response, { ...place, redact: api.redact }, limit), status };
     }
     const refused = thrown instanceof ApiClientError;
     const failure = attemptFailure(thrown, { ...place, timeoutMs, timedOut }, api.redact);
@@ -126,7 +103,7 @@ export async function attemptOnce(
         ? deadline.exceeded({ ...place, cause: thrown }, "the attempt in flight was stopped")
         : failure;
     const retryable = error === failure && !refused && failure instanceof ConnectionError;
-    return { kind: "failed", error, status: response?.status, retryable, unknown };
+    return { error, status, retryable, unknown };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", forwardAbort);
@@ -161,7 +138,7 @@ async function answer(
     );
     if (decision.retry) {
       response.body?.cancel().catch(() => undefined);
-      return { kind: "retry", status: response.status, decision };
+      return { retry: decision, status: response.status };
     }
     note = decision.note;
   }
@@ -170,5 +147,5 @@ async function answer(
   const final = response.ok
     ? succeeded(call.operation, response, bytes, exchange, watch)
     : failed(call.operation, response, bytes, exchange, note);
-  return { kind: "answer", answer: final, status: response.status, bytes: bytes.byteLength };
+  return { answer: final, status: response.status, bytes: bytes.byteLength };
 }

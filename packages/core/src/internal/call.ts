@@ -23,17 +23,16 @@ export interface Call {
   /** Shared by the call's events and traces. */
   readonly callId: string;
   /**
-   * `typed`: an HTTP error answer is thrown as the typed error; `raw`: it is handed back to
-   * openapi-fetch as `{ error, response }`.
+   * `true` (`request()`, the methods): an HTTP error answer is thrown as the typed error, and the
+   * caller finishes the call's watch once it read the answer; `false` (`raw`): the error answer is
+   * handed back to openapi-fetch as `{ error, response }`.
    */
-  readonly mode: "typed" | "raw";
+  readonly typed: boolean;
   readonly limits: Limits;
   /** The caller's signal (none: nothing can abort the call). */
   readonly signal: AbortSignal | undefined;
-  /** The JSON body as sent on every attempt, when the entry point serialized it itself. */
-  readonly body: string | undefined;
   /** What to report about fields the spec does not list (`warning` events). */
-  readonly warnings: readonly string[];
+  readonly warnings: readonly string[] | undefined;
   /** The `fetch` each attempt goes through: the client's, or a raw call's own `fetch` option. */
   readonly fetch: typeof fetch;
 }
@@ -69,8 +68,8 @@ export function checkInput(
   operation: OperationSpec | undefined,
   operationId: string,
   input: { path?: unknown; query?: unknown; body?: unknown },
-): readonly string[] {
-  if (operation === undefined) return [];
+): readonly string[] | undefined {
+  if (!operation) return;
   const body = input.body === undefined ? undefined : { value: input.body };
   const warnings = api.check(
     operation,
@@ -79,7 +78,7 @@ export function checkInput(
     body,
   );
   api.bodyChecks?.[operationId]?.(input.body);
-  return warnings ?? [];
+  return warnings;
 }
 
 /**

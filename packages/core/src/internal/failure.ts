@@ -68,7 +68,7 @@ export function refusal(response: unknown, place: AttemptPlace): ApiClientError 
   const { body, headers, status } = (response ?? {}) as Partial<Response>;
   let reason: string | undefined;
   if (typeof response !== "object" || response === null) {
-    reason = `the \`fetch\` option resolved to ${response === null ? "null" : typeof response}, not a Response`;
+    reason = `the \`fetch\` option resolved to ${String(response)}, not a Response`;
   } else if (
     typeof status !== "number" ||
     typeof headers?.get !== "function" ||

@@ -89,10 +89,11 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     check: config.check,
     bodyChecks: config.bodyChecks,
   };
+  const { raw, forward } = createRaw<Paths>(context, operations);
   return {
-    raw: createRaw<Paths>(context, operations),
+    raw,
     baseUrl: options.baseUrl,
     request: (id, input, perCall, read) =>
-      typedRequestCall(context, operations, id, input, perCall, read),
+      typedRequestCall(context, forward, operations, id, input, perCall, read),
   };
 }

@@ -27,20 +27,15 @@ interface RawInit {
   readonly baseUrl?: unknown;
 }
 
-/** openapi-fetch's `request`, untyped: `raw` forwards whichever call it is given. */
-type AnyRequest = (method: string, path: string, init: object) => Promise<unknown>;
-
-const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
+/** openapi-fetch's `request`, untyped: it sends whichever call it is given. */
+export type AnyRequest = (method: string, path: string, init: object) => Promise<unknown>;
 
 /**
  * What openapi-fetch is handed for an error answer whose body is parsed already (so it does not
  * decode and parse it again): an empty 204 that carries the answer, swapped back by `raw`.
  */
 class ParsedAnswer extends Response {
-  constructor(
-    readonly error: unknown,
-    readonly answer: Response,
-  ) {
+  constructor(readonly result: { error: unknown; response: Response }) {
     super(null, { status: 204 });
   }
 }
@@ -52,7 +47,7 @@ class ParsedAnswer extends Response {
 const handOverParsed: Middleware = {
   onResponse({ response }) {
     const parsed = BufferedResponse.exchangeOf(response)?.parsed;
-    return parsed === undefined ? undefined : new ParsedAnswer(parsed.value, response);
+    return parsed && new ParsedAnswer({ error: parsed.value, response });
   },
 };
 
@@ -67,7 +62,7 @@ function rawCall(
   if (init.baseUrl !== undefined) {
     throw new ValidationError(
       "baseUrl",
-      "cannot be set per request; create a client with this baseUrl",
+      "cannot be set per request (create a client for that base URL)",
     );
   }
   const fetch = init.fetch ?? api.options.fetch;
@@ -79,10 +74,9 @@ function rawCall(
     operation,
     operationId,
     callId: newCallId(),
-    mode: "raw",
+    typed: false,
     limits: api.options,
-    signal: init.signal ?? undefined,
-    body: undefined,
+    signal: init.signal,
     warnings: checkInput(api, operation, operationId, input),
     fetch: fetch as typeof globalThis.fetch,
   };
@@ -91,16 +85,14 @@ function rawCall(
 /** openapi-fetch's result, with an error answer's parsed body swapped back in. */
 function swapBack(result: unknown): unknown {
   const { response } = result as { response: Response };
-  return response instanceof ParsedAnswer
-    ? { error: response.error, response: response.answer }
-    : result;
+  return response instanceof ParsedAnswer ? response.result : result;
 }
 
-/** Creates a client's `raw`. */
+/** Creates a client's `raw`, and the `request` of its openapi-fetch client (for the typed path). */
 export function createRaw<Paths extends {}>(
   api: ApiContext,
   operations: Readonly<Record<string, OperationSpec>>,
-): RawClient<Paths> {
+): { raw: RawClient<Paths>; forward: AnyRequest } {
   /** `"METHOD /path/{template}"` → operationId, derived once from the one table. */
   const routes = new Map<string, string>();
   for (const id in operations) {
@@ -127,13 +119,11 @@ export function createRaw<Paths extends {}>(
       return Promise.reject(error);
     }
   }
-  const raw: Record<string, unknown> = {
-    request: call,
-    use: (...middleware: Middleware[]) => client.use(...middleware),
-    eject: (...middleware: Middleware[]) => client.eject(...middleware),
-  };
-  for (const method of METHODS) {
-    raw[method] = (path: string, init?: RawInit) => call(method, path, init);
+  // openapi-fetch's `use` and `eject` as they are; each method (`GET`, …) and `request` through `call`.
+  const raw: Record<string, unknown> = { ...client, request: call };
+  for (const method in client) {
+    if (/^[A-Z]+$/.test(method))
+      raw[method] = (path: string, init?: RawInit) => call(method, path, init);
   }
-  return raw as unknown as RawClient<Paths>;
+  return { raw: raw as unknown as RawClient<Paths>, forward };
 }

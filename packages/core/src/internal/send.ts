@@ -1,6 +1,6 @@
 // The one request path: `send` takes a call and its request and runs pace → attempt → decide → wait
 // until a final answer or error. Every entry point (`request()`, the methods, `raw`) ends here.
-import { AbortError } from "../errors.js";
+import { AbortError, type ApiClientError } from "../errors.js";
 import type { Answer } from "./answer.js";
 import { attemptOnce, type Gated, type Tried } from "./attempt.js";
 import { maybeApplied, type ApiContext, type Call } from "./call.js";
@@ -43,11 +43,12 @@ export async function send(api: ApiContext, call: Call, request: Request): Promi
   const signal = call.signal ?? NEVER;
   const gated: Gated = { method, url: redactUrl(url), signal, deadline, watch };
   try {
-    for (const message of call.warnings) watch.warn(message);
-    // A body the entry point did not serialize (a raw call's) is read once, and re-sent as bytes.
-    const body = call.body ?? (request.body === null ? undefined : await request.arrayBuffer());
+    for (const message of call.warnings ?? []) watch.warn(message);
+    // The body openapi-fetch serialized is read once, into a Blob re-sent on every attempt (an
+    // ArrayBuffer is detached once sent, so neither a retry nor a 307/308 redirect could send it again).
+    const body = request.body === null ? undefined : await request.blob();
     const answer = await attempts(api, call, request, body, gated);
-    if (call.mode === "raw") watch.finish(answer.error);
+    if (!call.typed) watch.finish(answer.error);
     return { ...answer, watch };
   } catch (error) {
     watch.finish(error);
@@ -62,7 +63,7 @@ async function attempts(
   api: ApiContext,
   call: Call,
   request: Request,
-  body: string | ArrayBuffer | undefined,
+  body: Blob | undefined,
   gated: Gated,
 ): Promise<Answer> {
   const { method, signal } = gated;
@@ -78,9 +79,11 @@ async function attempts(
       const rateLimitWaitMs = paced === 0 ? 0 : await paced;
       const input = { request, body, gated, idempotent, attempt, rateLimitWaitMs };
       const tried = await attemptOnce(api, call, input);
-      uncertain ||= changesState && mayHaveApplied(tried);
+      // An answer to retry with a 5xx, or no answer after sending: the outcome is unknown.
+      uncertain ||=
+        changesState && (tried.retry ? (tried.status as number) >= 500 : !!tried.unknown);
       const wait = decide(call, tried, gated, attempt, idempotent, uncertain);
-      if (wait === undefined) return (tried as Extract<Tried, { kind: "answer" }>).answer;
+      if (wait === undefined) return tried.answer as Answer;
       try {
         await api.clock.sleep(wait, signal);
       } catch {
@@ -90,12 +93,6 @@ async function attempts(
   } catch (error) {
     throw maybeApplied(error, uncertain);
   }
-}
-
-/** Whether the attempt left the outcome unknown: it may have reached the server. */
-function mayHaveApplied(tried: Tried): boolean {
-  if (tried.kind === "retry") return tried.status >= 500;
-  return tried.kind === "failed" && tried.unknown;
 }
 
 /**
@@ -111,18 +108,19 @@ function decide(
   uncertain: boolean,
 ): number | undefined {
   const { watch, deadline, method, url } = gated;
-  if (tried.kind === "answer") {
-    const { answer, status, bytes } = tried;
+  const { answer, retry, status } = tried;
+  if (answer) {
+    const { bytes } = tried;
     watch.settle({ status, bytes, error: maybeApplied(answer.error, uncertain) });
-    if (call.mode === "typed" && answer.error !== undefined) throw answer.error;
+    if (call.typed && answer.error) throw answer.error;
     return undefined;
   }
-  if (tried.kind === "retry") {
-    const { delayMs, reason } = tried.decision;
-    watch.settle({ status: tried.status, retryDelayMs: delayMs, reason });
+  if (retry) {
+    const { delayMs, reason } = retry;
+    watch.settle({ status, retryDelayMs: delayMs, reason });
     return delayMs;
   }
-  const { error, status } = tried;
+  const error = tried.error as ApiClientError;
   const next = tried.retryable
     ? retryDecision({ attempt, maxRetries: call.limits.maxRetries, idempotent, error })
     : undefined;

@@ -1,15 +1,15 @@
 // The typed entry point, `request(operationId, input, options)`: the methods are one-liners over it.
-// It builds its call and its request itself (URL by openapi-fetch's exported builder, JSON body
-// serialized once), sends it, and reads the success body it holds, once.
-import { createFinalURL } from "openapi-fetch";
+// It builds its call value, has openapi-fetch build the request (URL, JSON body, headers), binds the
+// call to it through the per-request `fetch` (its own closure: this call's outcome only), and reads
+// the success body from the bytes the answer holds, parsed once.
 import { ValidationError } from "../errors.js";
 import type { OperationSpec } from "../operation.js";
 import type { RequestOptions } from "../options.js";
 import { invalidResponse } from "./buffered-response.js";
 import { checkInput, newCallId, type ApiContext, type Call } from "./call.js";
 import { validateLimits } from "./client-options.js";
-import { send } from "./send.js";
-import { pathSerializer, querySerializer } from "./serializers.js";
+import type { AnyRequest } from "./raw-call.js";
+import { send, type Outcome } from "./send.js";
 
 /** The path parameters, query and JSON body of one call. */
 export interface CallInput {
@@ -42,32 +42,12 @@ function typedCall(
     operation,
     operationId: id,
     callId: newCallId(),
-    mode: "typed",
+    typed: true,
     limits,
     signal: options.signal,
-    body: input.body === undefined ? undefined : JSON.stringify(input.body),
     warnings,
     fetch: api.options.fetch,
   };
-}
-
-/** The request of a typed call: method, URL and headers (the body travels in the call). */
-function typedRequest(api: ApiContext, call: Call, input: CallInput): Request {
-  const operation = call.operation as OperationSpec;
-  const url = createFinalURL(operation.path, {
-    baseUrl: api.options.baseUrl,
-    params: {
-      path: input.path as Record<string, unknown>,
-      query: input.query as Record<string, unknown>,
-    },
-    querySerializer,
-    pathSerializer,
-  });
-  const headers = new Headers(api.options.headers);
-  if (call.body !== undefined && !headers.has("content-type")) {
-    headers.set("content-type", "application/json");
-  }
-  return new Request(url, { method: operation.method, headers });
 }
 
 /** Checks a success body against the shape the spec promises; anything else is an `InvalidResponseError`. */
@@ -80,18 +60,13 @@ function readSuccess(operation: OperationSpec, data: unknown, response: Response
   return data;
 }
 
-/** The parsed success body: `undefined` for an empty one (the bytes are parsed once, here). */
-async function parsed(response: Response): Promise<unknown> {
-  if (response.headers.get("content-length") === "0") return undefined;
-  return response.json() as Promise<unknown>;
-}
-
 /**
  * Sends one operation by its operationId and resolves to its parsed success body (checked against
  * the spec's success shape, then passed through `read`); an acknowledgement resolves to `undefined`.
  */
 export async function typedRequestCall<T>(
   api: ApiContext,
+  client: AnyRequest,
   operations: Readonly<Record<string, OperationSpec>>,
   id: string,
   input: CallInput = {},
@@ -99,18 +74,26 @@ export async function typedRequestCall<T>(
   read?: Read<T>,
 ): Promise<T> {
   const call = typedCall(api, operations, id, input, options);
-  const { response, applied, watch } = await send(api, call, typedRequest(api, call, input));
+  const operation = call.operation as OperationSpec;
+  // This call's outcome, handed over by its own `fetch` (a middleware may answer instead: none).
+  let outcome: Outcome | undefined;
+  const fetch = (request: Request) => send(api, call, request).then((o) => (outcome = o).response);
   try {
-    const operation = call.operation as OperationSpec;
+    const { data, response } = (await client(operation.method, operation.path, {
+      params: { path: input.path, query: input.query },
+      body: input.body,
+      signal: options.signal,
+      fetch,
+    })) as { data?: unknown; response: Response };
     let result: T = undefined as T;
-    if (!applied && operation.success !== "acknowledgement") {
-      const body = readSuccess(operation, await parsed(response), response);
-      result = read === undefined ? (body as T) : read(body, response);
+    if (!outcome?.applied && operation.success !== "acknowledgement") {
+      const body = readSuccess(operation, data, response);
+      result = read ? read(body, response) : (body as T);
     }
-    watch.finish(undefined);
+    outcome?.watch.finish(undefined);
     return result;
   } catch (error) {
-    watch.finish(error);
+    outcome?.watch.finish(error);
     throw error;
   }
 }
