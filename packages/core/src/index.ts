@@ -20,6 +20,7 @@ export {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectLoopError,
   TimeoutError,
   UnprocessableEntityError,
   ValidationError,
