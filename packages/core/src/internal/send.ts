@@ -14,6 +14,9 @@ export interface Outcome extends Answer {
   readonly watch: Watch;
 }
 
+/** A signal that never aborts, for a call made without one. */
+const NEVER = new AbortController().signal;
+
 /**
  * Sends a call: every attempt, until a final answer (resolved) or error (thrown, typed, with
  * `maybeApplied` set when it applies). A `raw` call's watch is finished here; a `typed` one's by the caller.
@@ -37,9 +40,7 @@ export async function send(api: ApiContext, call: Call, request: Request): Promi
     : IDLE;
   // [deadline] One bound on the whole call: attempts, retry waits and rate-limit waits.
   const deadline = new Deadline(call.limits.deadlineMs, api.clock.now);
-  // A call made without a signal gets one that never aborts, its own (not one made at module scope:
-  // Workers refuse an AbortController made in the global scope, at start).
-  const signal = call.signal ?? new AbortController().signal;
+  const signal = call.signal ?? NEVER;
   const gated: Gated = { method, url: redactUrl(url), signal, deadline, watch };
   try {
     for (const message of call.warnings ?? []) watch.warn(message);
