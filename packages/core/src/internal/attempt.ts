@@ -81,9 +81,7 @@ export async function attemptOnce(
   signal?.addEventListener("abort", forwardAbort);
   let response: Response | undefined;
   try {
-    // Called unbound: a browser's `fetch` throws "Illegal invocation" when `this` is not the window.
-    const { fetch } = call;
-    const answered: unknown = await fetch(outgoing);
+    const answered: unknown = await call.fetch(outgoing);
     const refused = refusal(answered, place);
     if (refused !== undefined) throw refused;
     response = answered as Response;

@@ -173,24 +173,6 @@ describe("requests", () => {
     });
   });
 
-  it("calls the fetch option unbound, as a browser's fetch requires (its `this` must not be another object)", async () => {
-    // A browser's window.fetch throws "Illegal invocation" when called as a method of another object.
-    const receivers: unknown[] = [];
-    function strictFetch(this: unknown, request: Request): Promise<Response> {
-      receivers.push(this);
-      if (this !== undefined && this !== globalThis) throw new TypeError("Illegal invocation");
-      return globalThis.fetch(request);
-    }
-    server.enqueue({ status: 200, body: { id: 1 } }, { status: 200, body: { id: 2 } });
-    const api = testApi(server.url, { fetch: strictFetch as typeof fetch });
-    expect(await api.request("getThing", {})).toEqual({ id: 1 });
-    expect((await api.raw.GET("/thing", {})).data).toEqual({ id: 2 });
-    expect(receivers.length).toBeGreaterThanOrEqual(2);
-    expect(receivers.every((receiver) => receiver === undefined || receiver === globalThis)).toBe(
-      true,
-    );
-  });
-
   it("request sends the JSON body and passes the data through read", async () => {
     server.enqueue({ status: 200, body: { id: 7 } });
     const read = (data: unknown, response: Response) => ({ data, status: response.status });
