@@ -20,7 +20,6 @@ export {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
-  RedirectLoopError,
   TimeoutError,
   UnprocessableEntityError,
   ValidationError,
