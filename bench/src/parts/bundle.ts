@@ -17,12 +17,13 @@ export const BUNDLE_ENTRIES = {
 type Label = keyof typeof BUNDLE_ENTRIES;
 
 /**
- * The targets in gzipped bytes (kB = 1,000 B, as size-limit counts; the management one with all 58
- * operations), the same as the budgets `.size-limit.json` enforces in CI (issue #30).
+ * This round's targets in gzipped bytes (kB = 1,000 B, as size-limit counts; the management one with all
+ * 58 operations); `.size-limit.json` holds the budgets CI enforces (today's size, since the targets are
+ * missed: see bench/README.md).
  */
 export const BUNDLE_TARGETS: Partial<Record<Label, number>> = {
-  createLogsClient: 16_000,
-  createManagementClient: 17_500,
+  createLogsClient: 8_500,
+  createManagementClient: 11_000,
 };
 
 /** The features a client's bundle is made of, matched on the input file's path, first match wins. */

@@ -1,5 +1,5 @@
 import { describeStatus } from "./internal/status-text.js";
-import { redactUrl, shortUrl, truncate } from "./internal/redact.js";
+import { redactUrl, truncate } from "./internal/redact.js";
 import { parseRetryAfterMs } from "./internal/retry-after.js";
 import {
   isoDate,
@@ -114,8 +114,7 @@ function bodyText(body: unknown): string | undefined {
 }
 
 function describeRequest(method: string, url: string): string {
-  const shown = shortUrl(url);
-  return method === "" ? shown : `${method} ${shown}`;
+  return method === "" ? url : `${method} ${url}`;
 }
 
 /**
@@ -445,40 +444,6 @@ export class DeadlineExceededError extends TimeoutError {
   }
 }
 brand(DeadlineExceededError, "DeadlineExceededError");
-
-/**
- * The server kept redirecting (fetch follows 20 redirects): not a connection failure, and not retried,
- * since the same request meets the same loop. Fix the base URL or the server's redirects.
- *
- * @example
- * if (err instanceof RedirectLoopError) console.error(`check the base URL: ${err.url}`);
- */
-// Made by a pure call, so a bundle that imports only other error classes leaves it out.
-export const RedirectLoopError = /* @__PURE__ */ (() => {
-  class RedirectLoopError extends ApiClientError {
-    /** HTTP method of the request. */
-    declare readonly method: string;
-    /** URL of the request (without user-info credentials). */
-    declare readonly url: string;
-    /** How many attempts were made, the last one included. */
-    declare readonly attempts: number;
-
-    /** Builds the error: `Too many redirects (<method> <url>): a redirect loop, not retried`. */
-    constructor(init: ConnectionErrorInit & { method: string; url: string }) {
-      const attempts = init.attempts ?? 1;
-      super(`Too many redirects${where(init)}: a redirect loop, not retried`, {
-        cause: init.cause,
-      });
-      this.method = init.method;
-      this.url = redactUrl(init.url);
-      this.attempts = attempts;
-    }
-  }
-  brand(RedirectLoopError, "RedirectLoopError");
-  return RedirectLoopError;
-})();
-/** The server kept redirecting: see {@link RedirectLoopError}. */
-export type RedirectLoopError = InstanceType<typeof RedirectLoopError>;
 
 /**
  * Bad input caught before any request is sent; names the field and the rule it broke.

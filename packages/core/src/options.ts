@@ -65,8 +65,6 @@ export interface RetryLogEvent extends CallLogFields {
   delayMs: number;
   /** Why it is retried, e.g. `status 503` or `timeout`. */
   reason: string;
-  /** Message of the attempt's error, when it failed without an answer (a reset, a timeout). */
-  error?: string;
 }
 
 /** The next attempt waits for the rate limit: the budget the server reported has nothing left. */

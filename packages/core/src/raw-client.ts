@@ -56,20 +56,11 @@ export type RawResponse<T, Options, Media extends MediaType> =
 /** `T[K]`, for a `K` the compiler cannot prove to be a key of `T`. */
 type At<T, K> = K extends keyof T ? T[K] : never;
 
-/**
- * openapi-fetch's per-request options that `raw` refuses: `baseUrl` (the client's credentials would
- * follow the call to another host; create a client with that base URL instead).
- */
-type Refused = { baseUrl?: never };
-
-/**
- * The init argument, required when the operation has a required parameter or body (as openapi-fetch's).
- * Every other per-request option of openapi-fetch goes through the client's one request path.
- */
+/** The init argument, required when the operation has a required parameter or body (as openapi-fetch's). */
 type RawInit<Init> =
   RequiredKeysOf<Init> extends never
-    ? [(Init & Refused & { [key: string]: unknown })?]
-    : [Init & Refused & { [key: string]: unknown }];
+    ? [(Init & { [key: string]: unknown })?]
+    : [Init & { [key: string]: unknown }];
 
 /** One HTTP method of `raw`, e.g. `raw.GET(path, { params })`. */
 export type RawMethod<Paths extends {}, Method extends HttpMethod, Media extends MediaType> = <

@@ -3,7 +3,6 @@
 import { tracingChannel } from "node:diagnostics_channel";
 import {
   context,
-  createNoopMeter,
   metrics,
   propagation,
   SpanKind,
@@ -12,7 +11,6 @@ import {
   ValueType,
   type Attributes,
   type Context,
-  type Histogram,
   type MeterProvider,
   type Span,
   type TracerProvider,
@@ -40,43 +38,6 @@ const NAME = "@api-clients/otel";
 const DURATION_BUCKETS = [
   0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
 ];
-
-/** The stop function of the instrumentation in place, if any (one per process: see {@link instrument}). */
-let active: (() => void) | undefined;
-
-/** Warns through `process.emitWarning` (shown on stderr unless the application handles warnings). */
-function warn(message: string): void {
-  process.emitWarning(message, { code: "API_CLIENTS_OTEL" });
-}
-
-/** The two histograms, made from one meter. */
-interface Histograms {
-  readonly provider: MeterProvider;
-  readonly attempt: Histogram;
-  readonly call: Histogram;
-}
-
-function histograms(provider: MeterProvider): Histograms {
-  const meter = provider.getMeter(NAME);
-  const histogram = (name: string, description: string) =>
-    meter.createHistogram(name, {
-      description,
-      unit: "s",
-      valueType: ValueType.DOUBLE,
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    });
-  return {
-    provider,
-    attempt: histogram(
-      "http.client.request.duration",
-      "Duration of HTTP client requests (one per attempt).",
-    ),
-    call: histogram(
-      "api_clients.call.duration",
-      "Duration of client calls, every attempt and wait included.",
-    ),
-  };
-}
 
 /** Sets the trace context headers on an attempt, through its `setHeader`. */
 const headerSetter = {
@@ -156,10 +117,6 @@ function end(span: Span, status: number | undefined, type: string | undefined): 
  * propagator registered, each attempt sends its trace context (`traceparent`). Spans nest under the
  * span active where the call was made. Returns the function that unsubscribes.
  *
- * Once per process: while instrumenting, a second call warns and returns the first stop function
- * (so no call is traced twice). Without a `meterProvider` option the global one is read at each
- * record, so metrics start once the application sets one; when none is set yet, it warns.
- *
  * @example
  * import { instrument } from "@api-clients/otel";
  * const stop = instrument(); // the global tracer and meter providers
@@ -167,30 +124,20 @@ function end(span: Span, status: number | undefined, type: string | undefined): 
  * stop();
  */
 export function instrument(options: InstrumentOptions = {}): () => void {
-  if (active !== undefined) {
-    warn(
-      "instrument() was called while already instrumenting: the first instrumentation stays " +
-        "(its stop function is returned); call it before instrumenting again",
-    );
-    return active;
-  }
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(NAME);
-  if (
-    options.meterProvider === undefined &&
-    metrics.getMeterProvider().getMeter(NAME) === createNoopMeter()
-  ) {
-    warn(
-      "instrument(): no meter provider is set (none given, no global one yet): metrics are " +
-        "recorded from when one is set with metrics.setGlobalMeterProvider()",
-    );
-  }
-  /** The histograms of the meter provider in use (the global one may be set later). */
-  let made: Histograms | undefined;
-  const recorders = (): Histograms => {
-    const provider = options.meterProvider ?? metrics.getMeterProvider();
-    if (made?.provider !== provider) made = histograms(provider);
-    return made;
-  };
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(NAME);
+  const attemptDuration = meter.createHistogram("http.client.request.duration", {
+    description: "Duration of HTTP client requests (one per attempt).",
+    unit: "s",
+    valueType: ValueType.DOUBLE,
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+  const callDuration = meter.createHistogram("api_clients.call.duration", {
+    description: "Duration of client calls, every attempt and wait included.",
+    unit: "s",
+    valueType: ValueType.DOUBLE,
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
   const calls = new Map<string, OpenCall>();
   const attempts = new WeakMap<AttemptTrace, { span: Span; started: number; common: Attributes }>();
 
@@ -204,14 +151,13 @@ export function instrument(options: InstrumentOptions = {}): () => void {
     start(ctx) {
       const parent = context.active();
       const shared = common(ctx);
-      // The call span is no HTTP request (its attempts are): no method, status, URL or server
-      // attribute, so tools that derive HTTP metrics from spans count each request once.
       const span = tracer.startSpan(
         ctx.operationId || `${ctx.method} ${ctx.path}`,
         {
           kind: SpanKind.INTERNAL,
           attributes: {
-            "url.template": ctx.path,
+            ...shared,
+            "url.full": ctx.url,
             "api_clients.api": ctx.api,
             "api_clients.operation_id": ctx.operationId,
             "api_clients.call_id": ctx.callId,
@@ -232,9 +178,8 @@ export function instrument(options: InstrumentOptions = {}): () => void {
       calls.delete(ctx.callId);
       const type = errorType(ctx.status, ctx.error);
       open.span.setAttribute("api_clients.attempts", ctx.attempt);
-      if (ctx.status !== undefined) open.span.setAttribute("api_clients.status_code", ctx.status);
-      end(open.span, undefined, type);
-      recorders().call.record((performance.now() - open.started) / 1000, {
+      end(open.span, ctx.status, type);
+      callDuration.record((performance.now() - open.started) / 1000, {
         "api_clients.api": ctx.api,
         "api_clients.operation_id": ctx.operationId,
         ...(ctx.status === undefined ? {} : { "http.response.status_code": ctx.status }),
@@ -276,7 +221,7 @@ export function instrument(options: InstrumentOptions = {}): () => void {
       attempts.delete(ctx);
       const type = errorType(ctx.status, ctx.error);
       end(open.span, ctx.status, type);
-      recorders().attempt.record((performance.now() - open.started) / 1000, {
+      attemptDuration.record((performance.now() - open.started) / 1000, {
         ...open.common,
         ...(ctx.status === undefined ? {} : { "http.response.status_code": ctx.status }),
         ...(type === undefined ? {} : { "error.type": type }),
@@ -295,12 +240,11 @@ export function instrument(options: InstrumentOptions = {}): () => void {
   const attemptChannel = tracingChannel<unknown, AttemptTrace>("api-clients:attempt");
   callChannel.subscribe(call as never);
   attemptChannel.subscribe(attempt as never);
-  const stop = () => {
-    if (active !== stop) return;
-    active = undefined;
+  let subscribed = true;
+  return () => {
+    if (!subscribed) return;
+    subscribed = false;
     callChannel.unsubscribe(call as never);
     attemptChannel.unsubscribe(attempt as never);
   };
-  active = stop;
-  return stop;
 }

@@ -11,8 +11,6 @@ export interface Exchange {
   readonly attempts: number;
   /** Removes the client's secrets from text a server may have echoed. */
   readonly redact: (text: string) => string;
-  /** An error answer's body, parsed (and redacted) once: what `raw` hands back as `{ error }`. */
-  readonly parsed?: { readonly value: unknown };
 }
 
 const decoder = new TextDecoder();

@@ -8,25 +8,18 @@ export class Deadline {
   /** When the call must be over, in Unix milliseconds. */
   readonly at: number;
 
-  /** Where the time is read (`Date.now`, or a test's clock). */
-  readonly #now: () => number;
-
-  constructor(
-    readonly ms: number,
-    now: () => number = Date.now,
-  ) {
-    this.#now = now;
-    this.at = now() + ms;
+  constructor(readonly ms: number) {
+    this.at = Date.now() + ms;
   }
 
   /** Milliseconds left (0 once passed). */
   remaining(): number {
-    return Math.max(0, this.at - this.#now());
+    return Math.max(0, this.at - Date.now());
   }
 
   /** Whether a wait of `ms` started now would end after the deadline. */
   crossedBy(ms: number): boolean {
-    return this.#now() + ms > this.at;
+    return Date.now() + ms > this.at;
   }
 
   /** The error for a call the deadline ends; `reason` says what it stopped. */

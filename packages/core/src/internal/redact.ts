@@ -12,14 +12,6 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Longest URL a message, log event or trace shows, in characters (a longer one is cut with `…`). */
-export const MAX_SHOWN_URL_CHARS = 1000;
-
-/** The URL as messages show it: at most {@link MAX_SHOWN_URL_CHARS} characters, cut with `…`. */
-export function shortUrl(url: string): string {
-  return truncate(url, MAX_SHOWN_URL_CHARS);
-}
-
 /** Shortens text to at most `max` characters, marking the cut with an ellipsis. */
 export function truncate(text: string, max = 500): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;

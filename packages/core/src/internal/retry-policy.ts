@@ -73,8 +73,6 @@ export interface RetryInput {
   error?: unknown;
   /** Random source for jitter, in [0, 1). */
   random?: () => number;
-  /** Where the time is read, in Unix milliseconds. @default Date.now */
-  now?: () => number;
 }
 
 /** Whether to retry, after how long (milliseconds), and why; `note` explains a refusal worth telling. */
@@ -114,10 +112,9 @@ export function retryDecision(input: RetryInput): RetryDecision {
   } else {
     return { retry: false, reason: "not retryable" };
   }
-  const now = (input.now ?? Date.now)();
-  const stated = headers === undefined ? undefined : statedWait(status, headers, now);
+  const stated = headers === undefined ? undefined : statedWait(status, headers);
   if (stated?.scope === "daily" && stated.ms > MAX_RETRY_AFTER_MS) {
-    const note = `not retried: the daily quota is used up until ${isoDate(now + stated.ms)}`;
+    const note = `not retried: the daily quota is used up until ${isoDate(Date.now() + stated.ms)}`;
     return { retry: false, reason: `${reason}; daily quota used up`, note };
   }
   if (attempt > maxRetries) return { retry: false, reason: `${reason}; retries exhausted` };
@@ -139,8 +136,8 @@ export function retryDecision(input: RetryInput): RetryDecision {
 function statedWait(
   status: number | undefined,
   headers: Headers,
-  now: number,
 ): { ms: number; header: string; scope?: "burst" | "daily" } | undefined {
+  const now = Date.now();
   const retryAfter = parseRetryAfterMs(headers, now);
   const stated = retryAfter === undefined ? undefined : { ms: retryAfter, header: "Retry-After" };
   if (status !== 429) return stated;

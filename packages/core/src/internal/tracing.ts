@@ -5,7 +5,6 @@
 // `process.getBuiltinModule` is missing there is no tracing. Nothing is built while nobody listens.
 import type { ApiClientError } from "../errors.js";
 import type { CallLogFields, LogEvent, Logger } from "../options.js";
-import { shortUrl, truncate } from "./redact.js";
 
 /** A log event without the fields every event of the call shares. */
 type Bare<E> = E extends unknown ? Omit<E, keyof CallLogFields> : never;
@@ -90,15 +89,12 @@ function publish(channel: Channel, context: { error?: unknown }, ending?: boolea
   channel.asyncEnd.publish(context);
 }
 
-/**
- * The URL as logs and traces show it: no credentials, query parameters named without their values,
- * at most 1,000 characters (cut with `…`).
- */
+/** The URL as logs and traces show it: no credentials, query parameters named without their values. */
 export function shownUrl(url: string): string {
   const shown = new URL(url);
   const names = [...new Set(shown.searchParams.keys())].join("&");
   shown.username = shown.password = shown.search = shown.hash = "";
-  return shortUrl(shown.href + (names && `?${names}`));
+  return shown.href + (names && `?${names}`);
 }
 
 /** What one call is, for its events and traces (`url` as sent: shown through {@link shownUrl}). */
@@ -144,16 +140,8 @@ export const IDLE: Watch = {
   finish() {},
 };
 
-/** Whether a call made now is watched: there is a logger, or a subscriber of either channel. */
-export const watched = (logger: Logger | undefined): boolean =>
-  !!logger || listening(callChannel) || listening(attemptChannel);
-
-/**
- * Headers a subscriber may not set: credentials, and those that describe the body or the connection
- * (setting them would break the request). Refused with a `warning` event.
- */
-const REFUSED_HEADERS =
-  /^(authorization|cookie|host|connection|upgrade|content-length|transfer-encoding)$/;
+/** Whether a call made now is watched: there is a logger, or a subscriber of the call channel. */
+export const watched = (logger: Logger | undefined): boolean => !!logger || listening(callChannel);
 
 /**
  * Starts watching one call that {@link watched} says is watched: returns its hooks, publishing the
@@ -194,17 +182,11 @@ export function watchCall(identity: CallIdentity, logger: Logger | undefined): W
         attempt,
         rateLimitWaitMs,
         setHeader(name, value) {
-          // A refused or invalid header from a subscriber is dropped with a warning, never a failed call.
-          const lower = String(name).toLowerCase();
           try {
-            if (!REFUSED_HEADERS.test(lower)) return headers.set(name, value);
+            if (name.toLowerCase() !== "authorization") headers.set(name, value);
           } catch {
-            // Reported below.
+            // An invalid name or value from a subscriber is dropped, never a failed call.
           }
-          emit({
-            type: "warning",
-            message: `a tracing subscriber's header was not set: ${truncate(lower, 100)}`,
-          });
         },
       };
       publish(attemptChannel, current);
@@ -220,13 +202,11 @@ export function watchCall(identity: CallIdentity, logger: Logger | undefined): W
     settle(outcome) {
       const { retryDelayMs } = outcome;
       if (retryDelayMs !== undefined) {
-        const error = outcome.error;
         emit({
           type: "retry",
           attempt: number,
           delayMs: retryDelayMs,
           reason: outcome.reason ?? "",
-          ...(error !== undefined && { error: (error as Error).message }),
         });
       }
       if (call) {
