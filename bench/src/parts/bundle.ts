@@ -17,13 +17,12 @@ export const BUNDLE_ENTRIES = {
 type Label = keyof typeof BUNDLE_ENTRIES;
 
 /**
- * This round's targets in gzipped bytes (kB = 1,000 B, as size-limit counts; the management one with all
- * 58 operations); `.size-limit.json` holds the budgets CI enforces (today's size, since the targets are
- * missed: see bench/README.md).
+ * The targets in gzipped bytes (kB = 1,000 B, as size-limit counts; the management one with all 58
+ * operations), the same as the budgets `.size-limit.json` enforces in CI (issue #30).
  */
 export const BUNDLE_TARGETS: Partial<Record<Label, number>> = {
-  createLogsClient: 8_500,
-  createManagementClient: 11_000,
+  createLogsClient: 16_000,
+  createManagementClient: 17_500,
 };
 
 /** The features a client's bundle is made of, matched on the input file's path, first match wins. */
