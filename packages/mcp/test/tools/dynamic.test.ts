@@ -1,14 +1,15 @@
 // `--tools dynamic`: three tools that list, describe and call every operation.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connect, missingAnnotations, textOf, useEmulator } from "../support/server.js";
+import { missingAnnotations, textOf, useEmulator } from "../support/server.js";
+import { connectOver, TRANSPORTS } from "../support/transports.js";
 
 const h = useEmulator({ seedLogs: 20 });
 
-describe("--tools dynamic", () => {
+describe.each(TRANSPORTS)("--tools dynamic over %s", (transport) => {
   let client: Client;
   beforeAll(async () => {
-    client = await connect(h.emu, ["--tools", "dynamic", "--allow-writes"]);
+    client = await connectOver(transport, h.emu, ["--tools", "dynamic", "--allow-writes"]);
   });
   afterAll(() => client.close());
 

@@ -2,17 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { toolSpecs } from "../../src/generated/tools.js";
-import { connect, missingAnnotations, useEmulator } from "../support/server.js";
+import { missingAnnotations, useEmulator } from "../support/server.js";
+import { connectOver, TRANSPORTS } from "../support/transports.js";
 
 const h = useEmulator();
 
-describe("tools/list over stdio", () => {
+describe.each(TRANSPORTS)("tools/list over %s", (transport) => {
   let all: Tool[];
   let readOnly: Tool[];
   const clients: Client[] = [];
   beforeAll(async () => {
-    const writes = await connect(h.emu, ["--allow-writes"]);
-    const reads = await connect(h.emu);
+    const writes = await connectOver(transport, h.emu, ["--allow-writes"]);
+    const reads = await connectOver(transport, h.emu);
     clients.push(writes, reads);
     all = (await writes.listTools()).tools;
     readOnly = (await reads.listTools()).tools;
@@ -75,7 +76,11 @@ describe("tools/list over stdio", () => {
   });
 
   it("--toolsets serves only those toolsets", async () => {
-    const client = await connect(h.emu, ["--toolsets", "teams,audit", "--allow-writes"]);
+    const client = await connectOver(transport, h.emu, [
+      "--toolsets",
+      "teams,audit",
+      "--allow-writes",
+    ]);
     try {
       const { tools } = await client.listTools();
       const sets = new Set(tools.map((t) => toolSpecs.find((s) => s.name === t.name)?.toolset));
