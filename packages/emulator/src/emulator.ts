@@ -178,7 +178,7 @@ export interface InProcessEmulator {
    * const emu = createEmulator();
    * const logs = createLogsClient({ token: emu.credentials.logsToken, baseUrl: "http://emulator.test", fetch: emu.fetch });
    */
-  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /** Logs token and the first management account. */
   readonly credentials: { logsToken: string; email: string; apiKey: string };
   /** Every management account. */

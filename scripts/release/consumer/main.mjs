@@ -69,7 +69,7 @@ try {
   const got = await paced.list({ count: 1 });
   await rateLimiter.close();
   console.log(
-    `esm: rate-limit-redis fallback, ${got.events.length} entry, warning ${/unreachable/.test(warnings[0])}`,
+    `esm: rate-limit-redis fallback, ${got.events.length} entry, warning ${/cannot be reached/.test(warnings[0])}`,
   );
 } finally {
   await emulator.close();
