@@ -4,7 +4,7 @@
 // packages/management-client/test/types.test-d.ts); every README block compiles in examples.test.ts.
 //
 //   pnpm exec vitest run scripts/test/docs-claims.test.ts
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -155,5 +155,42 @@ describe("the specs' claims about the service cite the fact sheet", () => {
     expect(op).toBeDefined();
     expect(op!["x-idempotent"]).toBeUndefined();
     expect(op!.description).not.toMatch(/harmless/);
+  });
+});
+
+describe("the emulator README's package claims (#34)", () => {
+  const emulatorReadme = read("packages/emulator/README.md");
+  const pkg = JSON.parse(read("packages/emulator/package.json")) as {
+    dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+    peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    exports: Record<string, unknown>;
+  };
+  const src = join(REPO_ROOT, "packages", "emulator", "src");
+  const sources = readdirSync(src, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => [file, readFileSync(join(src, file), "utf8")] as const);
+
+  it("its one runtime dependency is @api-clients/core, as it says", () => {
+    expect(emulatorReadme).toMatch(/Its one runtime dependency is `@api-clients\/core`/);
+    expect(Object.keys(pkg.dependencies)).toEqual(["@api-clients/core"]);
+  });
+
+  it("msw and vitest are optional peer dependencies, each loaded only by its entry point", () => {
+    expect(emulatorReadme).toMatch(/`msw` and `vitest` are optional peer dependencies/);
+    for (const peer of ["msw", "vitest"]) {
+      expect(pkg.peerDependenciesMeta[peer]?.optional).toBe(true);
+      expect(Object.keys(pkg.exports)).toContain(`./${peer}`);
+      const importers = sources.filter(([, text]) => new RegExp(`from "${peer}[/"]`).test(text));
+      expect(importers.map(([file]) => file)).toEqual([`${peer}.ts`]);
+    }
+  });
+
+  it("every @api-clients/emulator/<entry> the README imports is in its exports", () => {
+    const entries = [...emulatorReadme.matchAll(/"@api-clients\/emulator\/([\w-]+)"/g)].map(
+      (m) => `./${m[1]}`,
+    );
+    expect(new Set(entries)).toEqual(new Set(["./msw", "./vitest"]));
+    for (const entry of entries) expect(Object.keys(pkg.exports)).toContain(entry);
   });
 });

@@ -176,7 +176,7 @@ export interface InProcessEmulator {
    *
    * @example
    * const emu = createEmulator();
-   * const logs = createLogsClient({ token: emu.credentials.logsToken, baseUrl: "http://emulator.test", fetch: emu.fetch });
+   * const logs = createLogsClient({ token: emu.credentials.logsToken, baseUrl: "https://emulator.test", fetch: emu.fetch });
    */
   readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /** Logs token and the first management account. */
