@@ -26,6 +26,8 @@ Options:
   --http-token TOKEN        bearer token HTTP clients must send (or MCP_HTTP_TOKEN); required
                             when --host is not a loopback address
   --allowed-origin ORIGIN   an Origin allowed besides loopback ones (repeatable)
+  --max-body-bytes N        largest HTTP request body accepted, bytes; larger ones get 413
+                            (default: 1048576)
   --emulator                serve tools backed by an in-process emulator with seeded data
   --help                    show this text
 
@@ -53,6 +55,7 @@ export interface CliOptions {
   host: string;
   httpToken: string | undefined;
   allowedOrigins: string[];
+  maxBodyBytes: number;
   emulator: boolean;
 }
 
@@ -87,6 +90,7 @@ export function parseOptions(
         host: { type: "string" },
         "http-token": { type: "string" },
         "allowed-origin": { type: "string", multiple: true },
+        "max-body-bytes": { type: "string" },
         emulator: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -125,6 +129,7 @@ export function parseOptions(
     host: values.host ?? "127.0.0.1",
     httpToken: values["http-token"] ?? (env["MCP_HTTP_TOKEN"] || undefined),
     allowedOrigins: values["allowed-origin"] ?? [],
+    maxBodyBytes: integer("max-body-bytes", values["max-body-bytes"], 1024) ?? 1_048_576,
     emulator: values.emulator === true,
   };
   if (options.port > 65535) throw new UsageError(`--port: at most 65535`);

@@ -110,6 +110,7 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
       port: options.port,
       ...(token === undefined ? {} : { token }),
       allowedOrigins: options.allowedOrigins,
+      maxBodyBytes: options.maxBodyBytes,
     }).catch((error: Error) => {
       io.stderr.write(`api-clients-mcp: ${error.message}\n`);
       return undefined;
