@@ -22,7 +22,7 @@ import {
   fitPage,
   select,
 } from "./bounds.js";
-import { ConfirmationStore } from "./confirm.js";
+import { ConfirmationTokens, type UsedTokens } from "./confirm.js";
 import { errorText } from "./errors.js";
 import { maskSecretFields } from "./redact.js";
 import { TASKS, type Task } from "./tasks.js";
@@ -155,17 +155,40 @@ const textResult = (text: string, isError = false): CallToolResult => ({
   ...(isError ? { isError: true } : {}),
 });
 
-/** The process-wide state servers share: the clients and the outstanding confirmation tokens. */
+/** The process-wide state servers share: the clients and the confirmation tokens. */
 export interface Shared {
   readonly backend: Backend;
-  readonly confirmations: ConfirmationStore;
+  readonly confirmations: ConfirmationTokens;
   /** The clock of tokens and task windows, Unix milliseconds. */
   readonly now: () => number;
 }
 
+/** How the servers of a process check confirmation tokens, and their clock. */
+export interface SharedOptions {
+  /**
+   * The key of the confirmation tokens' HMAC. Instances behind one load balancer need the same one,
+   * so that a token issued by one is accepted by another.
+   * @default a random key of this process
+   */
+  confirmSecret?: string;
+  /**
+   * Where the used tokens are recorded (each is accepted once across every instance that shares it).
+   * @default this process's memory
+   */
+  usedTokens?: UsedTokens;
+  /** The clock, Unix milliseconds. @default Date.now */
+  now?: () => number;
+}
+
 /** Creates the state servers of one process share. */
-export function createShared(backend: Backend, now: () => number = Date.now): Shared {
-  return { backend, confirmations: new ConfirmationStore(now), now };
+export function createShared(backend: Backend, options: SharedOptions = {}): Shared {
+  const now = options.now ?? Date.now;
+  const confirmations = new ConfirmationTokens({
+    now,
+    ...(options.confirmSecret === undefined ? {} : { secret: options.confirmSecret }),
+    ...(options.usedTokens === undefined ? {} : { used: options.usedTokens }),
+  });
+  return { backend, confirmations, now };
 }
 
 /** The three tools of `--tools dynamic`. */
@@ -537,12 +560,15 @@ async function confirm(
     return textResult(`Not sent: the person did not confirm (${answer.action}).`);
   }
   if (token !== undefined) {
-    const redeemed = shared.confirmations.redeem(token, spec.name, args);
+    const redeemed = await shared.confirmations.redeem(token, spec.name, args);
     if (redeemed === true) return true;
     const why = {
-      unknown: "it is unknown or was already used",
+      malformed: "it is not a confirmation token",
+      "other-arguments":
+        "it was issued for other arguments (or by a server with another confirmation secret)",
       expired: "it expired (tokens last 5 minutes)",
-      "other-arguments": "it was issued for other arguments",
+      used: "it was already used",
+      unverifiable: "whether it was already used cannot be checked now (Redis unreachable)",
     }[redeemed];
     return textResult(
       `Not sent: the confirmation token was refused: ${why}. Call ${spec.name} again without confirmation_token to get a new preview.`,

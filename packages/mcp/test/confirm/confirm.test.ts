@@ -51,10 +51,8 @@ describe.each(TRANSPORTS)(
         expect(textOf(other)).toContain("issued for other arguments");
         expect(deletes()).toBe(0);
 
-        // The refused attempt spent the token: a fresh one for `a`.
-        const again = await client.callTool({ name: "delete_database", arguments: { id: a } });
-        const token2 = (again.structuredContent as unknown as Preview).confirmation_required
-          .confirmation_token;
+        // The refused attempt does not spend the token: it still confirms `a`.
+        const token2 = token;
         const sent = await client.callTool({
           name: "delete_database",
           arguments: { id: a, confirmation_token: token2 },
