@@ -9,7 +9,7 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { createServer, type ServerSettings, type Shared } from "./server.js";
+import { createServerOver, type ServerSettings, type Shared } from "./server.js";
 
 /** Where and how the HTTP transport listens. */
 export interface HttpOptions {
@@ -149,7 +149,8 @@ export async function serveHttp(
         }),
       );
     }
-    const server = createServer(shared, settings);
+    // Stateless: no elicitation (its answer would reach another instance); two-step tokens instead.
+    const server = createServerOver(shared, settings, { canElicit: false });
     // No session id generator: stateless.
     const transport = new StreamableHTTPServerTransport({});
     res.on("close", () => {

@@ -246,6 +246,19 @@ function dynamicTools(settings: ServerSettings): Tool[] {
  * both APIs as tools. `shared` holds the clients and confirmation tokens (one per process).
  */
 export function createServer(shared: Shared, settings: ServerSettings = {}): Server {
+  return createServerOver(shared, settings, { canElicit: true });
+}
+
+/**
+ * {@link createServer} for a transport that says whether the server can ask the person: a stateless
+ * HTTP server cannot (the client's answer to an elicitation would come as a new POST, to another
+ * server instance, and the call would wait for it in vain), so it always confirms in two steps.
+ */
+export function createServerOver(
+  shared: Shared,
+  settings: ServerSettings,
+  transport: { canElicit: boolean },
+): Server {
   const server = new Server(
     { name: "api-clients-mcp", version: VERSION },
     {
@@ -273,7 +286,7 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const call = (spec: ToolSpec, toolArgs: Record<string, unknown>) =>
-      callTool(server, shared, settings, spec, toolArgs, extra.signal);
+      callTool(server, transport.canElicit, shared, settings, spec, toolArgs, extra.signal);
     const task = tasks.find((t) => t.tool.name === (dynamic ? args["name"] : name));
     if (task !== undefined && (!dynamic || name === "call_operation")) {
       const inner = dynamic ? args["arguments"] : args;
@@ -423,6 +436,7 @@ function readArguments(spec: ToolSpec, args: Record<string, unknown>) {
 /** Runs one tool call; every outcome is a result (errors as `isError` results). */
 async function callTool(
   server: Server,
+  canElicit: boolean,
   shared: Shared,
   settings: ServerSettings,
   spec: ToolSpec,
@@ -453,7 +467,7 @@ async function callTool(
       input.query = query;
     }
     if (spec.irreversible) {
-      const go = await confirm(server, shared, spec, bound, input, token);
+      const go = await confirm(server, canElicit, shared, spec, bound, input, token);
       if (go !== true) return go;
     }
     const result = await shared.backend.send(spec.api, spec.operationId, input, {
@@ -529,12 +543,13 @@ function shape(
 const mask = (shared: Shared, text: string) => shared.backend.maskCredentials(text);
 
 /**
- * Asks the person to confirm a destructive call: through elicitation when the client supports it,
- * otherwise in two steps (a preview with a token bound to these arguments; the second call sends).
+ * Asks the person to confirm a destructive call: through elicitation when the client supports it and
+ * the transport can carry the answer (not stateless HTTP), otherwise in two steps (a preview with a token bound to these arguments; the second call sends).
  * `true` when the call may go; otherwise the result to return instead (nothing was sent).
  */
 async function confirm(
   server: Server,
+  canElicit: boolean,
   shared: Shared,
   spec: ToolSpec,
   args: Record<string, unknown>,
@@ -545,7 +560,7 @@ async function confirm(
   const shown = [`${request.method} ${request.url}`, ...(request.body ? [request.body] : [])].join(
     "\n",
   );
-  if (server.getClientCapabilities()?.elicitation !== undefined) {
+  if (canElicit && server.getClientCapabilities()?.elicitation !== undefined) {
     const answer = await server.elicitInput({
       message: `${spec.title}: this cannot be undone. Send this request?\n\n${shown}`,
       requestedSchema: {
