@@ -1,15 +1,12 @@
 // What keeps secrets from the model: every credential in use (and its Basic-auth encoding) and every
 // secret field of a result (database passwords, REST and QStash tokens) is replaced by `***`.
+import { secretFields } from "../generated/tools.js";
 
-/** The fields of results that hold a secret (names as the specs write them). */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  "password",
-  "rest_token",
-  "read_only_rest_token",
-  "token",
-  "read_only_token",
-  "api_key",
-]);
+/**
+ * The fields of results that hold a secret: the properties the specs mark `x-secret: true` (database
+ * passwords, REST and QStash tokens), compiled into the generated table.
+ */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(secretFields);
 
 /** What replaces a secret. */
 export const MASK = "***";
