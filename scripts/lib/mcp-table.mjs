@@ -4,9 +4,10 @@
 // top-level `anyOf`/`oneOf`), JSON Schema of its structured result, and what the server derives its
 // annotations from (method, `idempotent`, `irreversible`). The operations, their retry safety and their
 // irreversibility come from the one spec compiler (scripts/lib/openapi.mjs); a new operation in a spec
-// becomes a tool with no hand edit.
+// becomes a tool with no hand edit. The names of the secret fields (`x-secret: true`) come with it: a new
+// secret field in a spec is masked with no hand edit either.
 import { rawParam } from "./cli-table.mjs";
-import { compileOperations, resolveRef } from "./openapi.mjs";
+import { compileOperations, resolveRef, secretProperties } from "./openapi.mjs";
 
 /** A description on one line (the spec folds long ones). */
 const oneLine = (text) =>
@@ -221,9 +222,16 @@ export function mcpTable(docs, literal) {
     if (names.has(row.name)) throw new Error(`two operations make the tool ${row.name}`);
     names.add(row.name);
   }
+  const secrets = [
+    ...new Set(
+      [...secretProperties(docs.logs), ...secretProperties(docs.management)].map((p) => p.name),
+    ),
+  ].sort();
   return (
     `import type { ToolSpec } from "../internal/tool-spec.js";\n\n` +
     `/** One tool per operation of the logs and management specs, in spec order. */\n` +
-    `export const toolSpecs: readonly ToolSpec[] = [\n${all.map((row) => `  ${literal(row)},`).join("\n")}\n];\n`
+    `export const toolSpecs: readonly ToolSpec[] = [\n${all.map((row) => `  ${literal(row)},`).join("\n")}\n];\n\n` +
+    `/** The names of the properties the specs mark \`x-secret: true\`: masked in every result. */\n` +
+    `export const secretFields: readonly string[] = ${literal(secrets)};\n`
   );
 }

@@ -239,3 +239,32 @@ export function componentValueSets(doc) {
   }
   return out;
 }
+
+/**
+ * The names of the properties `doc` marks `x-secret: true` (a password or token of a result), sorted,
+ * each with where it is marked (`Schema.property`). A secret is a string; anything else marked is an
+ * error. The MCP server masks a field of any of these names at any depth of a result.
+ */
+export function secretProperties(doc) {
+  const where = new Map();
+  const visit = (node, at, depth) => {
+    if (depth > 64 || node === null || typeof node !== "object") return;
+    if (Array.isArray(node))
+      return node.forEach((child, i) => visit(child, `${at}[${i}]`, depth + 1));
+    if (node.properties && typeof node.properties === "object") {
+      for (const [name, prop] of Object.entries(node.properties)) {
+        if (prop?.["x-secret"] === undefined) continue;
+        if (prop["x-secret"] !== true || prop.type !== "string") {
+          throw new Error(`${at}.${name}: x-secret is true on a string property, nothing else`);
+        }
+        where.set(name, [...(where.get(name) ?? []), `${at}.${name}`]);
+      }
+    }
+    for (const [key, child] of Object.entries(node))
+      visit(child, at === "" ? key : `${at}/${key}`, depth + 1);
+  };
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}))
+    visit(schema, name, 0);
+  for (const [path, item] of Object.entries(doc.paths ?? {})) visit(item, path, 0);
+  return [...where.keys()].sort().map((name) => ({ name, where: where.get(name) }));
+}

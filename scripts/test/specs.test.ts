@@ -323,3 +323,44 @@ describe("x-irreversible: what a caller cannot undo asks a person first (CLI, MC
     }
   });
 });
+
+describe("x-secret: the properties the MCP server masks in every result", () => {
+  it("marks exactly the database passwords and REST tokens, and the QStash and index tokens", async () => {
+    const { secretProperties } = await import("../lib/openapi.mjs");
+    const where = (spec: Spec) =>
+      (secretProperties(spec) as { where: string[] }[]).flatMap((p) => p.where).sort();
+    expect(where(logs)).toEqual([]);
+    expect(where(management)).toEqual([
+      "Database.password",
+      "Database.read_only_rest_token",
+      "Database.rest_token",
+      "QStashUser.read_only_token",
+      "QStashUser.token",
+      "SearchIndex.read_only_token",
+      "SearchIndex.token",
+      "VectorIndex.read_only_token",
+      "VectorIndex.token",
+    ]);
+  });
+
+  it("reaches the MCP server's generated table, so a new secret field needs no hand edit", async () => {
+    const { secretFields } = await import("../../packages/mcp/src/generated/tools.js");
+    expect(secretFields).toEqual([
+      "password",
+      "read_only_rest_token",
+      "read_only_token",
+      "rest_token",
+      "token",
+    ]);
+  });
+
+  it("is refused on anything but a string property", async () => {
+    const { secretProperties } = await import("../lib/openapi.mjs");
+    const doc = {
+      components: {
+        schemas: { Key: { properties: { id: { type: "integer", "x-secret": true } } } },
+      },
+    };
+    expect(() => secretProperties(doc)).toThrow(/Key\.id: x-secret/);
+  });
+});

@@ -2,7 +2,7 @@
 // and the generated tool table.
 export { Backend, type BackendOptions } from "./internal/backend.js";
 export { DEFAULT_MAX_RESULT_BYTES } from "./internal/bounds.js";
-export { CONFIRMATION_TTL_MS } from "./internal/confirm.js";
+export { CONFIRMATION_TTL_MS, type UsedTokens } from "./internal/confirm.js";
 export {
   annotationsOf,
   createServer,
@@ -12,6 +12,7 @@ export {
   TOOLSETS,
   type ServerSettings,
   type Shared,
+  type SharedOptions,
 } from "./internal/server.js";
 export { SECRET_FIELDS } from "./internal/redact.js";
 export type { JsonSchema, ToolSpec } from "./internal/tool-spec.js";

@@ -2,6 +2,7 @@
 // anything starts), and its help text.
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_RESULT_BYTES } from "./internal/bounds.js";
+import { MIN_CONFIRM_SECRET_LENGTH } from "./internal/confirm.js";
 import { TOOLSETS } from "./internal/server.js";
 
 /** The help text of `api-clients-mcp --help`. */
@@ -26,6 +27,11 @@ Options:
   --http-token TOKEN        bearer token HTTP clients must send (or MCP_HTTP_TOKEN); required
                             when --host is not a loopback address
   --allowed-origin ORIGIN   an Origin allowed besides loopback ones (repeatable)
+  --max-body-bytes N        largest HTTP request body accepted, bytes; larger ones get 413
+                            (default: 1048576)
+  --confirm-secret SECRET   key of the confirmation tokens (or MCP_CONFIRM_SECRET), at least 32
+                            characters; instances behind one load balancer need the same one
+                            (default: a random key of this process)
   --emulator                serve tools backed by an in-process emulator with seeded data
   --help                    show this text
 
@@ -53,6 +59,8 @@ export interface CliOptions {
   host: string;
   httpToken: string | undefined;
   allowedOrigins: string[];
+  maxBodyBytes: number;
+  confirmSecret: string | undefined;
   emulator: boolean;
 }
 
@@ -87,6 +95,8 @@ export function parseOptions(
         host: { type: "string" },
         "http-token": { type: "string" },
         "allowed-origin": { type: "string", multiple: true },
+        "max-body-bytes": { type: "string" },
+        "confirm-secret": { type: "string" },
         emulator: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -125,8 +135,17 @@ export function parseOptions(
     host: values.host ?? "127.0.0.1",
     httpToken: values["http-token"] ?? (env["MCP_HTTP_TOKEN"] || undefined),
     allowedOrigins: values["allowed-origin"] ?? [],
+    maxBodyBytes: integer("max-body-bytes", values["max-body-bytes"], 1024) ?? 1_048_576,
+    confirmSecret: values["confirm-secret"] ?? (env["MCP_CONFIRM_SECRET"] || undefined),
     emulator: values.emulator === true,
   };
+  if (
+    options.confirmSecret !== undefined &&
+    options.confirmSecret.length < MIN_CONFIRM_SECRET_LENGTH
+  )
+    throw new UsageError(
+      `--confirm-secret (or MCP_CONFIRM_SECRET): at least ${MIN_CONFIRM_SECRET_LENGTH} characters (e.g. openssl rand -base64 32)`,
+    );
   if (options.port > 65535) throw new UsageError(`--port: at most 65535`);
   return options;
 }

@@ -2,6 +2,7 @@
 // configured from the environment, or on an in-process emulator with seeded data (`--emulator`).
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Backend } from "./internal/backend.js";
+import { RedisUsedTokens, type RedisSetter, type UsedTokens } from "./internal/confirm.js";
 import { createServer, createShared, type ServerSettings } from "./internal/server.js";
 import { HELP, parseOptions, UsageError, type CliOptions } from "./options.js";
 
@@ -67,6 +68,30 @@ async function redisLimiter(url: string, io: RunIo) {
   }
 }
 
+/**
+ * The used-token record of `--redis-url` (ioredis, installed with @api-clients/rate-limit-redis);
+ * `null` after saying why it cannot be made.
+ */
+async function redisUsedTokens(url: string, io: RunIo): Promise<UsedTokens | null> {
+  const ioredis = await import("ioredis").catch(() => undefined);
+  if (ioredis === undefined) {
+    io.stderr.write(
+      "api-clients-mcp: --redis-url needs ioredis beside this package: npm install ioredis\n",
+    );
+    return null;
+  }
+  // Commands fail fast while Redis is unreachable: a token is then refused, never accepted twice.
+  const redis = new ioredis.Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2_000,
+  });
+  redis.on("error", () => undefined);
+  redis.connect().catch(() => undefined);
+  return new RedisUsedTokens(redis as unknown as RedisSetter);
+}
+
 /** Runs `api-clients-mcp` with `argv`; resolves to the exit code once the server stops. */
 export async function run(argv: readonly string[], io: RunIo): Promise<number> {
   let options: CliOptions;
@@ -100,7 +125,22 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
         : {}),
     },
   });
-  const shared = createShared(backend);
+  const usedTokens =
+    options.redisUrl === undefined ? undefined : await redisUsedTokens(options.redisUrl, io);
+  if (usedTokens === null) {
+    await emulator?.close();
+    await rateLimiter?.close();
+    return 2;
+  }
+  const shared = createShared(backend, {
+    ...(options.confirmSecret === undefined ? {} : { confirmSecret: options.confirmSecret }),
+    ...(usedTokens === undefined ? {} : { usedTokens }),
+  });
+  const closeAll = async () => {
+    await emulator?.close();
+    await rateLimiter?.close();
+    await shared.confirmations.close();
+  };
   const settings = settingsOf(options);
   if (options.http) {
     const { serveHttp } = await import("./internal/http.js");
@@ -110,19 +150,18 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
       port: options.port,
       ...(token === undefined ? {} : { token }),
       allowedOrigins: options.allowedOrigins,
+      maxBodyBytes: options.maxBodyBytes,
     }).catch((error: Error) => {
       io.stderr.write(`api-clients-mcp: ${error.message}\n`);
       return undefined;
     });
     if (served === undefined) {
-      await emulator?.close();
-      await rateLimiter?.close();
+      await closeAll();
       return 1;
     }
     io.stderr.write(`api-clients-mcp: listening on ${served.url}\n`);
     await served.closed;
-    await emulator?.close();
-    await rateLimiter?.close();
+    await closeAll();
     return 0;
   }
   const server = createServer(shared, settings);
@@ -137,7 +176,6 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
   await server.connect(transport);
   await closed;
   await server.close();
-  await emulator?.close();
-  await rateLimiter?.close();
+  await closeAll();
   return 0;
 }

@@ -2672,3 +2672,12 @@ export const toolSpecs: readonly ToolSpec[] = [
     },
   },
 ];
+
+/** The names of the properties the specs mark `x-secret: true`: masked in every result. */
+export const secretFields: readonly string[] = [
+  "password",
+  "read_only_rest_token",
+  "read_only_token",
+  "rest_token",
+  "token",
+];

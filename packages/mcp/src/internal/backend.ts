@@ -6,7 +6,11 @@ import {
   type ManagementClientOptions,
 } from "@api-clients/management-client";
 import type { RequestOptions } from "@api-clients/core";
-import { credentialMasker } from "./redact.js";
+import {
+  basicAuthorization,
+  bearerAuthorization,
+  secretRedactor,
+} from "@api-clients/core/internal";
 
 /** The path parameters, query and JSON body of one call. */
 export interface CallInput {
@@ -44,7 +48,7 @@ class NotSent extends Error {}
 /** The clients of one process, created on first use, and the masking of their credentials. */
 export class Backend {
   private readonly clients = new Map<"logs" | "management", Requester>();
-  /** Masks every credential in use (and its Basic-auth form) in a text. */
+  /** Masks every credential in use (and its Authorization forms) in a text, as `[REDACTED]`. */
   readonly maskCredentials: (text: string) => string;
   private readonly logsOptions: LogsClientOptions;
   private readonly managementOptions: ManagementClientOptions;
@@ -62,10 +66,15 @@ export class Backend {
       ...(email === undefined ? {} : { email }),
       ...(apiKey === undefined ? {} : { apiKey }),
     };
-    this.maskCredentials = credentialMasker(
-      [token, apiKey],
-      email !== undefined && apiKey !== undefined ? [[email, apiKey]] : [],
-    );
+    // Core's redactor (the one the clients' errors and logs use): each credential, its Authorization
+    // value and the base64 part of Basic auth, plainly or JSON-escaped, in any letter case.
+    const basic =
+      email !== undefined && apiKey !== undefined ? basicAuthorization(email, apiKey) : undefined;
+    this.maskCredentials = secretRedactor([
+      ...(token === undefined ? [] : [token, bearerAuthorization(token)]),
+      ...(apiKey === undefined ? [] : [apiKey, encodeURIComponent(apiKey)]),
+      ...(basic === undefined ? [] : [basic, basic.slice("Basic ".length)]),
+    ]);
   }
 
   private create(api: "logs" | "management", overrides: object = {}): Requester {

@@ -9,7 +9,7 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { createServer, type ServerSettings, type Shared } from "./server.js";
+import { createServerOver, type ServerSettings, type Shared } from "./server.js";
 
 /** Where and how the HTTP transport listens. */
 export interface HttpOptions {
@@ -67,6 +67,34 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === want.length && timingSafeEqual(given, want);
 }
 
+const tooLarge = (max: number) =>
+  `Request too large: the body is over ${max} bytes (--max-body-bytes)`;
+
+/**
+ * The request's body, or `undefined` as soon as it passes `max` bytes (what came is dropped and the
+ * rest is not read: the connection is closed after the 413).
+ */
+function readBounded(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.pause();
+        chunks.length = 0;
+        resolve(undefined);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("error", reject);
+  });
+}
+
 /** Serves MCP over Streamable HTTP at `/mcp`. */
 export async function serveHttp(
   shared: Shared,
@@ -100,8 +128,29 @@ export async function serveHttp(
         allow: "POST",
       });
     if (Number(req.headers["content-length"] ?? 0) > maxBody)
-      return refuse(res, 413, "Request too large");
-    const server = createServer(shared, settings);
+      return refuse(res, 413, tooLarge(maxBody), { connection: "close" });
+    // Read here, bounded whatever the framing (a chunked body has no Content-Length).
+    const body = await readBounded(req, maxBody);
+    if (body === undefined) {
+      // The rest of the body is not read: the connection ends with the answer.
+      res.once("finish", () => req.destroy());
+      return refuse(res, 413, tooLarge(maxBody), { connection: "close" });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString("utf8"));
+    } catch {
+      res.writeHead(400, { "content-type": "application/json" });
+      return res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32700, message: "Parse error" },
+          id: null,
+        }),
+      );
+    }
+    // Stateless: no elicitation (its answer would reach another instance); two-step tokens instead.
+    const server = createServerOver(shared, settings, { canElicit: false });
     // No session id generator: stateless.
     const transport = new StreamableHTTPServerTransport({});
     res.on("close", () => {
@@ -109,7 +158,7 @@ export async function serveHttp(
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsed);
   };
   const http = createHttpServer((req, res) => {
     handle(req, res).catch(() => {

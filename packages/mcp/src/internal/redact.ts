@@ -1,15 +1,13 @@
-// What keeps secrets from the model: every credential in use (and its Basic-auth encoding) and every
-// secret field of a result (database passwords, REST and QStash tokens) is replaced by `***`.
+// What keeps secret fields from the model: every secret field of a result (database passwords, REST
+// and QStash tokens) is replaced by `***`. The credentials in use are masked by core's redactor (see
+// Backend.maskCredentials).
+import { secretFields } from "../generated/tools.js";
 
-/** The fields of results that hold a secret (names as the specs write them). */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  "password",
-  "rest_token",
-  "read_only_rest_token",
-  "token",
-  "read_only_token",
-  "api_key",
-]);
+/**
+ * The fields of results that hold a secret: the properties the specs mark `x-secret: true` (database
+ * passwords, REST and QStash tokens), compiled into the generated table.
+ */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(secretFields);
 
 /** What replaces a secret. */
 export const MASK = "***";
@@ -26,28 +24,4 @@ export function maskSecretFields(value: unknown, depth = 0): unknown {
         : maskSecretFields(field, depth + 1);
   }
   return out;
-}
-
-/**
- * A function that replaces every occurrence of the given credentials in a text, and the forms they
- * travel in (the `email:key` pair Base64-encoded for Basic auth).
- */
-export function credentialMasker(
-  credentials: readonly (string | undefined)[],
-  pairs: readonly (readonly [string, string])[] = [],
-): (text: string) => string {
-  const secrets = new Set<string>();
-  for (const c of credentials) if (c !== undefined && c.length >= 4) secrets.add(c);
-  for (const [user, key] of pairs) {
-    if (key.length < 4) continue;
-    secrets.add(Buffer.from(`${user}:${key}`).toString("base64"));
-    secrets.add(encodeURIComponent(key));
-  }
-  // Longest first, so that a credential containing another is masked whole.
-  const list = [...secrets].sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text;
-    for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(MASK);
-    return out;
-  };
 }

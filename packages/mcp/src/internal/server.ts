@@ -22,7 +22,7 @@ import {
   fitPage,
   select,
 } from "./bounds.js";
-import { ConfirmationStore } from "./confirm.js";
+import { ConfirmationTokens, type UsedTokens } from "./confirm.js";
 import { errorText } from "./errors.js";
 import { maskSecretFields } from "./redact.js";
 import { TASKS, type Task } from "./tasks.js";
@@ -155,17 +155,40 @@ const textResult = (text: string, isError = false): CallToolResult => ({
   ...(isError ? { isError: true } : {}),
 });
 
-/** The process-wide state servers share: the clients and the outstanding confirmation tokens. */
+/** The process-wide state servers share: the clients and the confirmation tokens. */
 export interface Shared {
   readonly backend: Backend;
-  readonly confirmations: ConfirmationStore;
+  readonly confirmations: ConfirmationTokens;
   /** The clock of tokens and task windows, Unix milliseconds. */
   readonly now: () => number;
 }
 
+/** How the servers of a process check confirmation tokens, and their clock. */
+export interface SharedOptions {
+  /**
+   * The key of the confirmation tokens' HMAC. Instances behind one load balancer need the same one,
+   * so that a token issued by one is accepted by another.
+   * @default a random key of this process
+   */
+  confirmSecret?: string;
+  /**
+   * Where the used tokens are recorded (each is accepted once across every instance that shares it).
+   * @default this process's memory
+   */
+  usedTokens?: UsedTokens;
+  /** The clock, Unix milliseconds. @default Date.now */
+  now?: () => number;
+}
+
 /** Creates the state servers of one process share. */
-export function createShared(backend: Backend, now: () => number = Date.now): Shared {
-  return { backend, confirmations: new ConfirmationStore(now), now };
+export function createShared(backend: Backend, options: SharedOptions = {}): Shared {
+  const now = options.now ?? Date.now;
+  const confirmations = new ConfirmationTokens({
+    now,
+    ...(options.confirmSecret === undefined ? {} : { secret: options.confirmSecret }),
+    ...(options.usedTokens === undefined ? {} : { used: options.usedTokens }),
+  });
+  return { backend, confirmations, now };
 }
 
 /** The three tools of `--tools dynamic`. */
@@ -223,6 +246,19 @@ function dynamicTools(settings: ServerSettings): Tool[] {
  * both APIs as tools. `shared` holds the clients and confirmation tokens (one per process).
  */
 export function createServer(shared: Shared, settings: ServerSettings = {}): Server {
+  return createServerOver(shared, settings, { canElicit: true });
+}
+
+/**
+ * {@link createServer} for a transport that says whether the server can ask the person: a stateless
+ * HTTP server cannot (the client's answer to an elicitation would come as a new POST, to another
+ * server instance, and the call would wait for it in vain), so it always confirms in two steps.
+ */
+export function createServerOver(
+  shared: Shared,
+  settings: ServerSettings,
+  transport: { canElicit: boolean },
+): Server {
   const server = new Server(
     { name: "api-clients-mcp", version: VERSION },
     {
@@ -250,7 +286,7 @@ export function createServer(shared: Shared, settings: ServerSettings = {}): Ser
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const call = (spec: ToolSpec, toolArgs: Record<string, unknown>) =>
-      callTool(server, shared, settings, spec, toolArgs, extra.signal);
+      callTool(server, transport.canElicit, shared, settings, spec, toolArgs, extra.signal);
     const task = tasks.find((t) => t.tool.name === (dynamic ? args["name"] : name));
     if (task !== undefined && (!dynamic || name === "call_operation")) {
       const inner = dynamic ? args["arguments"] : args;
@@ -400,6 +436,7 @@ function readArguments(spec: ToolSpec, args: Record<string, unknown>) {
 /** Runs one tool call; every outcome is a result (errors as `isError` results). */
 async function callTool(
   server: Server,
+  canElicit: boolean,
   shared: Shared,
   settings: ServerSettings,
   spec: ToolSpec,
@@ -430,7 +467,7 @@ async function callTool(
       input.query = query;
     }
     if (spec.irreversible) {
-      const go = await confirm(server, shared, spec, bound, input, token);
+      const go = await confirm(server, canElicit, shared, spec, bound, input, token);
       if (go !== true) return go;
     }
     const result = await shared.backend.send(spec.api, spec.operationId, input, {
@@ -506,12 +543,13 @@ function shape(
 const mask = (shared: Shared, text: string) => shared.backend.maskCredentials(text);
 
 /**
- * Asks the person to confirm a destructive call: through elicitation when the client supports it,
- * otherwise in two steps (a preview with a token bound to these arguments; the second call sends).
+ * Asks the person to confirm a destructive call: through elicitation when the client supports it and
+ * the transport can carry the answer (not stateless HTTP), otherwise in two steps (a preview with a token bound to these arguments; the second call sends).
  * `true` when the call may go; otherwise the result to return instead (nothing was sent).
  */
 async function confirm(
   server: Server,
+  canElicit: boolean,
   shared: Shared,
   spec: ToolSpec,
   args: Record<string, unknown>,
@@ -522,7 +560,7 @@ async function confirm(
   const shown = [`${request.method} ${request.url}`, ...(request.body ? [request.body] : [])].join(
     "\n",
   );
-  if (server.getClientCapabilities()?.elicitation !== undefined) {
+  if (canElicit && server.getClientCapabilities()?.elicitation !== undefined) {
     const answer = await server.elicitInput({
       message: `${spec.title}: this cannot be undone. Send this request?\n\n${shown}`,
       requestedSchema: {
@@ -537,12 +575,15 @@ async function confirm(
     return textResult(`Not sent: the person did not confirm (${answer.action}).`);
   }
   if (token !== undefined) {
-    const redeemed = shared.confirmations.redeem(token, spec.name, args);
+    const redeemed = await shared.confirmations.redeem(token, spec.name, args);
     if (redeemed === true) return true;
     const why = {
-      unknown: "it is unknown or was already used",
+      malformed: "it is not a confirmation token",
+      "other-arguments":
+        "it was issued for other arguments (or by a server with another confirmation secret)",
       expired: "it expired (tokens last 5 minutes)",
-      "other-arguments": "it was issued for other arguments",
+      used: "it was already used",
+      unverifiable: "whether it was already used cannot be checked now (Redis unreachable)",
     }[redeemed];
     return textResult(
       `Not sent: the confirmation token was refused: ${why}. Call ${spec.name} again without confirmation_token to get a new preview.`,

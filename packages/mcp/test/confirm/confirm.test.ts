@@ -1,7 +1,11 @@
 // A destructive call is sent only once a person confirmed it: counted in the emulator's request log.
 import { describe, expect, it } from "vitest";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { textOf, useEmulator } from "../support/server.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Backend } from "../../src/internal/backend.js";
+import { createServerOver, createShared } from "../../src/internal/server.js";
+import { credentialsEnv, textOf, useEmulator } from "../support/server.js";
 import { connectOver, TRANSPORTS } from "../support/transports.js";
 
 const h = useEmulator();
@@ -51,10 +55,8 @@ describe.each(TRANSPORTS)(
         expect(textOf(other)).toContain("issued for other arguments");
         expect(deletes()).toBe(0);
 
-        // The refused attempt spent the token: a fresh one for `a`.
-        const again = await client.callTool({ name: "delete_database", arguments: { id: a } });
-        const token2 = (again.structuredContent as unknown as Preview).confirmation_required
-          .confirmation_token;
+        // The refused attempt does not spend the token: it still confirms `a`.
+        const token2 = token;
         const sent = await client.callTool({
           name: "delete_database",
           arguments: { id: a, confirmation_token: token2 },
@@ -93,8 +95,7 @@ describe.each(TRANSPORTS)(
   },
 );
 
-// Over stdio only: the stateless Streamable HTTP transport does not deliver the server's elicitation
-// request to the client (checked: its elicitation handler is never called there).
+// Over stdio only: over stateless Streamable HTTP the server never elicits (see below).
 describe("confirmation through elicitation over stdio", () => {
   it.each([
     ["accepts", { action: "accept", content: { confirm: true } }, 1],
@@ -118,6 +119,80 @@ describe("confirmation through elicitation over stdio", () => {
       expect(deletes()).toBe(want);
     } finally {
       await client.close();
+    }
+  });
+});
+
+// Stateless Streamable HTTP cannot take the client's answer to an elicitation (it would arrive as a
+// new POST, on another server instance): the server falls back to the two-step token there.
+describe("confirmation over stateless HTTP, with a client that supports elicitation", () => {
+  it("never asks through elicitation: a preview and a token (0 requests), then exactly 1 with the token", async () => {
+    const [a] = await twoDatabases();
+    const client = await connectOver("http", h.emu, ["--allow-writes"], {
+      elicitation: { form: {} },
+    });
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, () => {
+      asked += 1;
+      return { action: "accept", content: { confirm: true } };
+    });
+    try {
+      const first = await client.callTool(
+        { name: "delete_database", arguments: { id: a } },
+        undefined,
+        { timeout: 5_000 },
+      );
+      expect(asked).toBe(0);
+      expect(deletes()).toBe(0);
+      const token = (first.structuredContent as unknown as Preview).confirmation_required
+        .confirmation_token;
+      const sent = await client.callTool({
+        name: "delete_database",
+        arguments: { id: a, confirmation_token: token },
+      });
+      expect(textOf(sent)).toBe("OK");
+      expect(asked).toBe(0);
+      expect(deletes()).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a server made for a transport that cannot elicit never asks, even when the client declared elicitation in its session", async () => {
+    const [a] = await twoDatabases();
+    const backend = new Backend({
+      env: credentialsEnv(h.emu),
+      logs: { baseUrl: h.emu.url },
+      management: { baseUrl: h.emu.url },
+    });
+    const server = createServerOver(
+      createShared(backend),
+      { allowWrites: true },
+      { canElicit: false },
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client(
+      { name: "test", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, () => {
+      asked += 1;
+      return { action: "accept", content: { confirm: true } };
+    });
+    await client.connect(clientSide);
+    try {
+      expect(server.getClientCapabilities()?.elicitation).toBeDefined();
+      const first = await client.callTool({ name: "delete_database", arguments: { id: a } });
+      expect(
+        (first.structuredContent as unknown as Preview).confirmation_required.confirmation_token,
+      ).toMatch(/^v1\./);
+      expect(asked).toBe(0);
+      expect(deletes()).toBe(0);
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });

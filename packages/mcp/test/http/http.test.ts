@@ -134,4 +134,70 @@ describe("Streamable HTTP", () => {
       await client.close();
     }
   });
+
+  it("bounds every request body: a chunked POST over --max-body-bytes gets 413, and the server stays up", async () => {
+    const { url } = await serve({}, { maxBodyBytes: 4096 });
+    const answer = await new Promise<{ status: number; body: string; sent: number }>(
+      (resolve, reject) => {
+        // No Content-Length: the body is chunked, 64 chunks of 1 KiB (16 times the bound).
+        const req = httpRequest(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        });
+        let sent = 0;
+        req.on("response", (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body, sent }));
+        });
+        // The server closes the connection after its answer; a write after that fails.
+        req.on("error", (error) => (sent > 4096 ? undefined : reject(error)));
+        const chunk = Buffer.alloc(1024, 0x20);
+        const write = () => {
+          if (sent >= 64 * 1024 || req.destroyed) return req.end();
+          sent += chunk.length;
+          req.write(chunk, () => setImmediate(write));
+        };
+        expect(req.getHeader("content-length")).toBeUndefined();
+        write();
+      },
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.body).toContain("over 4096 bytes");
+    // Still up: a whole session over the same server.
+    expect(await post(url, {})).toBe(200);
+    const client = await connectHttp(url);
+    try {
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a body within the bound that is not JSON gets a JSON-RPC parse error (400)", async () => {
+    const { url } = await serve();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end("{not json");
+    });
+    expect(status).toBe(400);
+  });
 });

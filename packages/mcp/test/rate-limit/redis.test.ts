@@ -66,4 +66,53 @@ describe("--redis-url", () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("--redis-url");
   });
+
+  it("two server processes with one --confirm-secret and one Redis: a token from one is accepted once by the other", async () => {
+    const db = (await h.m.request("createDatabase", {
+      body: { database_name: "r", primary_region: "us-east-1", platform: "aws" },
+    } as never)) as { database_id: string };
+    const flags = ["--allow-writes", "--redis-url", redis.url];
+    const secret = ["--confirm-secret", "one-secret-for-every-instance-0123"];
+    const a = await connect(h.emu, [...flags, ...secret]);
+    const b = await connect(h.emu, [...flags, ...secret]);
+    const deletes = () => h.emu.requests().filter((r) => r.operationId === "deleteDatabase").length;
+    try {
+      const args = { id: db.database_id };
+      const first = await a.callTool({ name: "delete_database", arguments: args });
+      const token = (
+        first.structuredContent as { confirmation_required: { confirmation_token: string } }
+      ).confirmation_required.confirmation_token;
+      expect(deletes()).toBe(0);
+      const sent = await b.callTool({
+        name: "delete_database",
+        arguments: { ...args, confirmation_token: token },
+      });
+      expect(textOf(sent)).toBe("OK");
+      expect(deletes()).toBe(1);
+      const again = await a.callTool({
+        name: "delete_database",
+        arguments: { ...args, confirmation_token: token },
+      });
+      expect(textOf(again)).toContain("already used");
+      expect(deletes()).toBe(1);
+      expect(
+        (await redisKeys(redis.port)).filter((k) =>
+          k.startsWith("api-clients-mcp:used-confirmation:"),
+        ),
+      ).toHaveLength(1);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("a --confirm-secret under 32 characters is a usage error that does not echo it (exit code 2)", () => {
+    const result = spawnSync(process.execPath, [BIN, "--confirm-secret", "short-secret"], {
+      encoding: "utf8",
+      env: { PATH: process.env["PATH"] ?? "" },
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("at least 32 characters");
+    expect(result.stderr).not.toContain("short-secret");
+  });
 });
