@@ -12,8 +12,10 @@ import {
   simulateEntries,
   type SimulateMessageOptions,
 } from "./internal/log-generator.js";
-import { entriesProblem, simulateProblem, snapshotProblem } from "./internal/limits.js";
-import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
+import { entriesProblem, simulateProblem } from "./internal/limits.js";
+import { snapshotProblem } from "./internal/snapshot-checks.js";
+import { entryObject, fromObject, type StoredEntry } from "./internal/log-entry.js";
+import { LogsStore } from "./internal/logs-store.js";
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { rateLimitProblem, RateLimits, type RateLimitCounts } from "./internal/rate-limits.js";
 import { RequestLog, type RequestRecord } from "./internal/request-log.js";

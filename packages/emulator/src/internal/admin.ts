@@ -3,7 +3,8 @@
 // neither break later answers nor keep other requests waiting.
 import { setTimeout as sleep } from "node:timers/promises";
 import { faultProblem, type FaultRule } from "./faults.js";
-import { entriesProblem, LIMITS, simulateProblem, snapshotProblem } from "./limits.js";
+import { entriesProblem, LIMITS, simulateProblem } from "./limits.js";
+import { snapshotProblem } from "./snapshot-checks.js";
 import { HttpError } from "./management-state.js";
 
 /** What the admin API drives (the emulator's own methods). */

@@ -13,7 +13,9 @@ import {
 } from "./access.js";
 import type { Auth } from "./auth.js";
 import type { Faults, FaultRule } from "./faults.js";
-import { entryJson, logQuery, parseCursor, type LogsStore } from "./logs-store.js";
+import { entryJson } from "./log-entry.js";
+import { logQuery, parseCursor } from "./log-query.js";
+import type { LogsStore } from "./logs-store.js";
 import { cachedListing } from "./page-cache.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
 import { ValidationError } from "@api-clients/core";

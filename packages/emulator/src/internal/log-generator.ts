@@ -1,5 +1,5 @@
 // Deterministic generator of realistic message lifecycles: the same seed gives the same entries.
-import { EMPTY_FRAGMENT, Fragment, type NewEntry } from "./logs-store.js";
+import { EMPTY_FRAGMENT, Fragment, type NewEntry } from "./log-entry.js";
 
 /** A small, fast, seedable PRNG (mulberry32). */
 export function prng(seed: number): () => number {

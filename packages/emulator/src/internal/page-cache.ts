@@ -7,7 +7,8 @@
 // removed) until it is cleared, which replaces its entry array. So the entry array's identity and its
 // length, together with the validated query, determine a page's bytes; any append or reset empties
 // the cache before the next read.
-import type { LogsStore, StoredEntry } from "./logs-store.js";
+import type { StoredEntry } from "./log-entry.js";
+import type { LogsStore } from "./logs-store.js";
 
 /** At most this many pages are kept… */
 const MAX_PAGES = 64;
