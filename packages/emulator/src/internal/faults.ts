@@ -22,7 +22,7 @@ export interface FaultRule {
   retryAfter?: number | string;
   /** Extra response headers. */
   headers?: Record<string, string>;
-  /** Response body: a string is sent as is, anything else as JSON. @default { error: "injected fault" } */
+  /** Response body: a string is sent as is, anything else as JSON. @default { error, code, message } naming the injected fault */
   body?: unknown;
   /** Wait this long (milliseconds) first; alone, the request is then handled normally. */
   delayMs?: number;

@@ -18,6 +18,7 @@ import { logQuery, parseCursor } from "./log-query.js";
 import type { LogsStore } from "./logs-store.js";
 import { cachedListing } from "./page-cache.js";
 import { HttpError, type Account, type ManagementState } from "./management-state.js";
+import { errorBody } from "./http-error.js";
 import { ValidationError } from "@api-clients/core";
 import type { SpecOperation } from "../generated/operations.js";
 import type { RateLimits } from "./rate-limits.js";
@@ -94,9 +95,9 @@ export function json(
   return res;
 }
 
-/** The `{ "error": message }` shape every non-2xx answer has. */
+/** An error answer: `{ error, code, message }` (`errorBody`), the shape every non-2xx answer has. */
 export function errorAnswer(status: number, message: string, headers?: Headers): Response {
-  return json(status, { error: message }, headers);
+  return json(status, errorBody(status, message), headers);
 }
 
 /** Reads the request body, refusing more than MAX_BODY_BYTES with 413. */
@@ -160,7 +161,8 @@ async function applyFault(rule: FaultRule, out: Headers): Promise<Response | und
   }
   if (rule.malformedBody) return json(rule.status ?? 200, '{"events":[{"time":17', out, true);
   if (rule.status === undefined) return undefined;
-  const body = rule.body === undefined ? { error: `injected fault (${rule.status})` } : rule.body;
+  const body =
+    rule.body === undefined ? errorBody(rule.status, `injected fault (${rule.status})`) : rule.body;
   return json(rule.status, body, out, typeof body === "string");
 }
 
