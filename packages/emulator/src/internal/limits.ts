@@ -76,7 +76,7 @@ export function shapeProblem(
 
 /** Size in bytes of `value` as JSON; call only on values whose nesting is already bounded. */
 export const jsonBytes = (value: unknown): number =>
-  Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+  new TextEncoder().encode(JSON.stringify(value) ?? "").byteLength;
 
 export const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

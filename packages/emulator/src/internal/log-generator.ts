@@ -17,7 +17,9 @@ type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
 const int = (rng: Rng, min: number, max: number): number =>
   min + Math.floor(rng() * (max - min + 1));
-const b64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");
+/** Base64 of the UTF-8 bytes of `s` (without `Buffer`, which browsers and Workers lack). */
+const b64 = (s: string): string =>
+  btoa(Array.from(new TextEncoder().encode(s), (b) => String.fromCharCode(b)).join(""));
 
 const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** An id shaped like the service's (`msg_...`, `scd_...`). */

@@ -80,7 +80,7 @@ function validatorFor(
   const schema = (
     (response["content"] as Json | undefined)?.["application/json"] as Json | undefined
   )?.["schema"] as Json | undefined;
-  const v = schema === undefined ? null : ajv.compile(rebase(api, toJsonSchema(schema)));
+  const v = schema === undefined ? null : ajv.compile(rebase(api, toJsonSchema(schema)) as Json);
   validators.set(key, v);
   return v;
 }
