@@ -9,12 +9,10 @@ import { globalStats, indexStats, indexTotals, throughputVector } from "./stats.
 /** An index as stored (`throughput_vector` is computed when read). */
 export interface IndexRecord extends Record<string, unknown> {
   id: string;
-  customer_id: string;
   name: string;
-  type: string;
-  region: string;
   token: string;
   read_only_token: string;
+  type: string;
 }
 
 /** Indexes of one kind as snapshots carry them. */
@@ -80,7 +78,7 @@ export class OwnedIndexes<R extends IndexRecord> {
   /** Gives the index (already checked with `get`) to `owner`. */
   move(record: R, owner: string): void {
     (this.indexes.get(record.id) as { owner: string }).owner = owner;
-    record.customer_id = owner;
+    (record as IndexRecord)["customer_id"] = owner;
   }
 
   visible(account: Account): R[] {

@@ -13,7 +13,10 @@ import {
 } from "./resource.js";
 
 /** A search index as stored (`throughput_vector` is computed when read). */
-export type SearchRecord = IndexRecord;
+export interface SearchRecord extends IndexRecord {
+  customer_id: string;
+  region: string;
+}
 
 /** Search indexes as snapshots carry them. */
 export type SearchSnapshot = IndexSnapshot<SearchRecord>;
