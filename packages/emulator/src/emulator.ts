@@ -24,7 +24,8 @@ import {
   type ScenarioOptions,
 } from "./internal/scenarios.js";
 import { Router } from "./internal/router.js";
-import { ConnectionReset, handleFetch, type ServerContext } from "./internal/handler.js";
+import { ConnectionReset } from "./internal/answers.js";
+import { handleFetch, type ServerContext } from "./internal/handler.js";
 import { listen } from "./internal/node-server.js";
 
 /** A management account the emulator accepts (HTTP Basic: e-mail as user, API key as password). */

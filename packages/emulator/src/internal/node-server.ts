@@ -3,7 +3,8 @@
 // closing after an answer that did not read the body, and a method no `Request` can carry.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { bodyBytes, ConnectionReset, errorAnswer, type Connection } from "./handler.js";
+import { bodyBytes, ConnectionReset, errorAnswer } from "./answers.js";
+import type { Connection } from "./handler.js";
 import { errorBody } from "./http-error.js";
 
 /**
