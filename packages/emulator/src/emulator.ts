@@ -5,11 +5,8 @@ import { createAdmin } from "./internal/admin.js";
 import { Auth, checkCredentials } from "./internal/auth.js";
 import { createEntropy, token } from "./internal/entropy.js";
 import { Faults, type FaultRule } from "./internal/faults.js";
-import {
-  generateLogs,
-  simulateEntries,
-  type SimulateMessageOptions,
-} from "./internal/log-generator.js";
+import { generateLogs } from "./internal/log-generator.js";
+import { simulateEntries, type SimulateMessageOptions } from "./internal/simulate-message.js";
 import { entriesProblem, simulateProblem } from "./internal/limits.js";
 import { snapshotProblem } from "./internal/snapshot-checks.js";
 import { entryObject, fromObject, type StoredEntry } from "./internal/log-entry.js";
