@@ -220,3 +220,29 @@ it(`every answer to ${REQUESTS} generated requests and a scripted tour validates
   expect(no200).toEqual([]);
   expect(noError).toEqual(["getQStashIPv4"]);
 }, 300_000);
+
+it("log pages under `logs` (the option) validate too, and hold the entries", async () => {
+  const emu = createEmulator({ seed: 5, seedLogs: 50, logsToken: LOGS_TOKEN, logsField: "logs" });
+  const validate = validatorFor("logs", "listLogs", 200) as ValidateFunction;
+  const listEvents = validatorFor("logs", "listEvents", 200) as ValidateFunction;
+  let cursor = "";
+  let entries = 0;
+  do {
+    const res = await emu.fetch(
+      `http://emulator.test/v2/logs?count=20${cursor ? `&cursor=${cursor}` : ""}`,
+      {
+        headers: { authorization: `Bearer ${LOGS_TOKEN}` },
+      },
+    );
+    const page = (await res.json()) as { logs: unknown[]; cursor?: string };
+    expect(validate(page), ajv.errorsText(validate.errors)).toBe(true);
+    expect(page).not.toHaveProperty("events");
+    entries += page.logs.length;
+    cursor = page.cursor ?? "";
+  } while (cursor);
+  expect(entries).toBe(50);
+  const events = await emu.fetch("http://emulator.test/v2/events?count=5", {
+    headers: { authorization: `Bearer ${LOGS_TOKEN}` },
+  });
+  expect(listEvents(await events.json()), ajv.errorsText(listEvents.errors)).toBe(true);
+});
