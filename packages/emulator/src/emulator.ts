@@ -1,19 +1,16 @@
 // Assembles the emulator: spec-driven router, stores, faults, auth and the HTTP server.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { operations } from "./generated/operations.js";
 import { checkAdminAccess, checkCorsSetting } from "./internal/access.js";
 import { createAdmin } from "./internal/admin.js";
 import { Auth, checkCredentials } from "./internal/auth.js";
 import { createEntropy, token } from "./internal/entropy.js";
 import { Faults, type FaultRule } from "./internal/faults.js";
-import {
-  generateLogs,
-  simulateEntries,
-  type SimulateMessageOptions,
-} from "./internal/log-generator.js";
-import { entriesProblem, simulateProblem, snapshotProblem } from "./internal/limits.js";
-import { entryObject, fromObject, LogsStore, type StoredEntry } from "./internal/logs-store.js";
+import { generateLogs } from "./internal/log-generator.js";
+import { simulateEntries, type SimulateMessageOptions } from "./internal/simulate-message.js";
+import { entriesProblem, simulateProblem } from "./internal/limits.js";
+import { snapshotProblem } from "./internal/snapshot-checks.js";
+import { entryObject, fromObject, type StoredEntry } from "./internal/log-entry.js";
+import { LogsStore } from "./internal/logs-store.js";
 import { ManagementState, type ManagementSnapshot } from "./internal/management-state.js";
 import { rateLimitProblem, RateLimits, type RateLimitCounts } from "./internal/rate-limits.js";
 import { RequestLog, type RequestRecord } from "./internal/request-log.js";
@@ -24,11 +21,9 @@ import {
   type ScenarioOptions,
 } from "./internal/scenarios.js";
 import { Router } from "./internal/router.js";
-import { ConnectionReset, handleFetch, type ServerContext } from "./internal/handler.js";
-import { serveNode } from "./internal/node-server.js";
-
-/** How long a connection answered with a 400 for a malformed or timed-out request may linger. */
-const CLIENT_ERROR_LINGER_MS = 1_000;
+import { ConnectionReset } from "./internal/answers.js";
+import { handleFetch, type ServerContext } from "./internal/handler.js";
+import { listen } from "./internal/node-server.js";
 
 /** A management account the emulator accepts (HTTP Basic: e-mail as user, API key as password). */
 export interface EmulatorAccount {
@@ -427,31 +422,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const { emulator, ctx } = assemble(options);
   const handle = (request: Request, conn: { remoteAddress: string }): Promise<Response> =>
     handleFetch(ctx, request, conn);
-  const server: Server = createServer({ keepAlive: true });
-  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  server.on("request", (req, res) => void serveNode(handle, req, res));
-  server.on("clientError", (_err, socket) => {
-    if (socket.writable) {
-      const body = '{"error":"request: malformed HTTP request"}';
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
-      );
-      // Destroyed at most CLIENT_ERROR_LINGER_MS later, whether or not the client reads the answer.
-      const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
-      socket.once("close", () => clearTimeout(timer));
-    } else socket.destroy();
+  const { port, close } = await listen(handle, {
+    host,
+    port: options.port ?? 0,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5_000,
   });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
 
   return {
@@ -461,10 +438,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     get rateLimits() {
       return emulator.rateLimits;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
+    close,
   };
 }

@@ -21,5 +21,5 @@ export type { RequestRecord } from "./internal/request-log.js";
 export type {
   SimulateMessageOptions,
   Outcome as MessageOutcome,
-} from "./internal/log-generator.js";
+} from "./internal/simulate-message.js";
 export type { ManagementSnapshot } from "./internal/management-state.js";

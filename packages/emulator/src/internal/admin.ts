@@ -1,9 +1,9 @@
 // The admin API under /__emulator/: faults, reset, snapshot/restore and log appends over HTTP.
 // Every input is bounded (src/internal/limits.ts) and large appends run in slices, so one call can
 // neither break later answers nor keep other requests waiting.
-import { setTimeout as sleep } from "node:timers/promises";
 import { faultProblem, type FaultRule } from "./faults.js";
-import { entriesProblem, LIMITS, simulateProblem, snapshotProblem } from "./limits.js";
+import { entriesProblem, LIMITS, simulateProblem } from "./limits.js";
+import { snapshotProblem } from "./snapshot-checks.js";
 import { HttpError } from "./management-state.js";
 
 /** What the admin API drives (the emulator's own methods). */
@@ -58,7 +58,7 @@ async function appendInSlices(
     const took = performance.now() - started;
     if (took > SLICE_BUDGET_MS) size = Math.max(1, Math.floor(size / 2));
     else if (took < SLICE_BUDGET_MS / 4) size = Math.min(SLICE_ENTRIES, size * 2);
-    if (i < entries.length) await sleep(0);
+    if (i < entries.length) await new Promise((r) => setTimeout(r, 0));
   }
 }
 

@@ -1,10 +1,23 @@
 // Authentication: Bearer token for the logs API, HTTP Basic for management; compared in constant time.
-import { createHash, timingSafeEqual } from "node:crypto";
-import { HttpError, type Account } from "./management-state.js";
+import { HttpError } from "./http-error.js";
+import type { Account } from "./resource.js";
+import { sameDigest as same, sha256 as digest } from "./sha256.js";
 
-const digest = (s: string): Buffer => createHash("sha256").update(s, "utf8").digest();
-/** Equal-length digests make `timingSafeEqual` usable for secrets of any length. */
-const same = (a: Buffer, b: Buffer): boolean => timingSafeEqual(a, b);
+/** UTF-8 text of base64 (lenient like `Buffer.from(…, "base64")`: what is not base64 decodes to "" ). */
+function fromBase64(b64: string): string {
+  try {
+    // Node's decoder also reads the URL-safe alphabet and ignores anything else, a lone last char included.
+    let clean = b64
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .replace(/[^A-Za-z0-9+/]/g, "");
+    if (clean.length % 4 === 1) clean = clean.slice(0, -1);
+    const bin = atob(clean);
+    return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  } catch {
+    return "";
+  }
+}
 
 const unauthorized = (message: string, scheme: string): HttpError =>
   new HttpError(401, message, { "www-authenticate": `${scheme} realm="api-clients-emulator"` });
@@ -51,8 +64,8 @@ export function checkCredentials(logsToken: unknown, accounts: readonly unknown[
 
 /** Holds the credentials and checks `Authorization` headers against them. */
 export class Auth {
-  private logsDigest: Buffer;
-  private accounts: { account: Account; email: Buffer; key: Buffer }[];
+  private logsDigest: Uint8Array;
+  private accounts: { account: Account; email: Uint8Array; key: Uint8Array }[];
 
   constructor(logsToken: string, accounts: readonly Account[]) {
     this.logsDigest = digest(logsToken);
@@ -84,7 +97,7 @@ export class Auth {
         "authorization: HTTP Basic credentials (e-mail and API key) are required",
         "Basic",
       );
-    const decoded = Buffer.from(m[1] ?? "", "base64").toString("utf8");
+    const decoded = fromBase64(m[1] ?? "");
     const colon = decoded.indexOf(":");
     // No password (no colon, or nothing after it) is never valid, whatever the accounts hold.
     const hasPassword = colon >= 0 && colon < decoded.length - 1;

@@ -1,6 +1,6 @@
 // Where an emulator's ids, secrets and times come from: its own clock and random source, so that two
 // emulators created with the same `idSeed` and `clock` answer the same requests with the same bytes.
-import { prng } from "./log-generator.js";
+import { prng } from "./prng.js";
 
 /** The clock and random source of one emulator. */
 export interface Entropy {

@@ -1,31 +1,6 @@
 // Deterministic generator of realistic message lifecycles: the same seed gives the same entries.
-import { EMPTY_FRAGMENT, Fragment, type NewEntry } from "./logs-store.js";
-
-/** A small, fast, seedable PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rng = () => number;
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
-const int = (rng: Rng, min: number, max: number): number =>
-  min + Math.floor(rng() * (max - min + 1));
-const b64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");
-
-const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-/** An id shaped like the service's (`msg_...`, `scd_...`). */
-export function randomId(rng: Rng, prefix: string, length = 28): string {
-  let s = prefix;
-  for (let i = 0; i < length; i++) s += ID_ALPHABET.charAt(Math.floor(rng() * ID_ALPHABET.length));
-  return s;
-}
+import { EMPTY_FRAGMENT, Fragment, type NewEntry } from "./log-entry.js";
+import { b64, int, pick, prng, randomId, type Rng } from "./prng.js";
 
 const HOSTS = [
   "https://api.shop.example.com",
@@ -61,7 +36,7 @@ const ERRORS: readonly (readonly [string, number | undefined])[] = [
 ];
 
 /** Per-state pools of attempt fragments, shared by many entries so their JSON is built once. */
-function attemptPools(rng: Rng): { delivered: Fragment[]; error: Fragment[] } {
+export function attemptPools(rng: Rng): { delivered: Fragment[]; error: Fragment[] } {
   const delivered: Fragment[] = [];
   for (const status of [200, 200, 200, 201, 202, 204]) {
     const body = status === 204 ? "" : JSON.stringify({ ok: true, id: int(rng, 1000, 99999) });
@@ -152,13 +127,13 @@ function template(rng: Rng, i: number, more: Rng): Fragment {
 /** How a message's life ends. */
 export type Outcome = "delivered" | "failed" | "cancelled" | "in-progress";
 
-interface Ctx {
+export interface Ctx {
   readonly rng: Rng;
   readonly pools: { delivered: Fragment[]; error: Fragment[] };
 }
 
 /** Builds the entries of one message's life, starting at `start`. */
-function lifecycle(
+export function lifecycle(
   ctx: Ctx,
   messageId: string,
   shared: Fragment,
@@ -268,71 +243,4 @@ export function generateLogs(count: number, seed: number, endTime: number): NewE
     if (e.next >= 0) (e as { next: number }).next += shift;
   }
   return entries;
-}
-
-/** Options of `emu.logs.simulateMessage()`. */
-export interface SimulateMessageOptions {
-  /** Id of the message. @default a generated `msg_...` id */
-  messageId?: string;
-  /** Destination URL. @default "https://example.com/api/webhook" */
-  url?: string;
-  /** How the message's life ends. @default "delivered" */
-  outcome?: Outcome;
-  /** Failed attempts before the outcome (for `failed`, the retries that were exhausted). @default 0 */
-  retries?: number;
-  /** Time of the first entry, Unix milliseconds. @default Date.now() */
-  startTime?: number;
-  /** Milliseconds between consecutive entries. @default 10 */
-  stepMs?: number;
-  /** URL group (topic) the message was published to. */
-  topicName?: string;
-  /** Queue the message went through. */
-  queueName?: string;
-  /** Schedule that created the message. */
-  scheduleId?: string;
-  /** Message body as text (stored base64-encoded). */
-  body?: string;
-  /** Headers of the message. */
-  header?: Record<string, string[]>;
-  /** Label of the message (`label`, and `labels` holds it too). */
-  label?: string;
-  /** Flow-control key the message was published with. */
-  flowControlKey?: string;
-  /** IP address the message was published from. */
-  callerIp?: string;
-}
-
-/** Builds the entries of one simulated message. */
-export function simulateEntries(opts: SimulateMessageOptions, seed: number): NewEntry[] {
-  const rng = prng(seed);
-  const ctx: Ctx = { rng, pools: attemptPools(rng) };
-  const outcome = opts.outcome ?? "delivered";
-  const fields: Record<string, unknown> = {
-    url: opts.url ?? "https://example.com/api/webhook",
-    method: "POST",
-    header: opts.header ?? { "Content-Type": ["application/json"] },
-    body: b64(opts.body ?? "{}"),
-    maxRetries: Math.max(3, opts.retries ?? 0),
-    timeout: 30_000,
-  };
-  if (opts.topicName !== undefined) fields["topicName"] = opts.topicName;
-  if (opts.queueName !== undefined) fields["queueName"] = opts.queueName;
-  if (opts.scheduleId !== undefined) fields["scheduleId"] = opts.scheduleId;
-  if (opts.label !== undefined) {
-    fields["label"] = opts.label;
-    fields["labels"] = [opts.label];
-  }
-  if (opts.flowControlKey !== undefined) fields["flowControlKey"] = opts.flowControlKey;
-  if (opts.callerIp !== undefined) fields["callerIp"] = opts.callerIp;
-  let errors = Math.max(0, Math.floor(opts.retries ?? 0));
-  if (outcome === "in-progress" && errors === 0) errors = 1;
-  return lifecycle(
-    ctx,
-    opts.messageId ?? randomId(rng, "msg_"),
-    new Fragment(fields),
-    opts.startTime ?? Date.now(),
-    outcome,
-    errors,
-    opts.stepMs ?? 10,
-  );
 }

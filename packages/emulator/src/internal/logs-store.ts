@@ -2,38 +2,16 @@
 // per filterable field (the URL's host and path included), so a page is found by binary search and a
 // short scan, never a full scan.
 
-/** Fields of an entry serialized once and shared (by every entry of a message, or a pool of them). */
-export class Fragment {
-  private cached: string | undefined;
-  constructor(readonly fields: Readonly<Record<string, unknown>>) {}
-  /** The fields as JSON object members without braces (`"a":1,"b":2`), or "" when empty. */
-  get json(): string {
-    if (this.cached === undefined) {
-      const s = JSON.stringify(this.fields);
-      this.cached = s.length > 2 ? s.slice(1, -1) : "";
-    }
-    return this.cached;
-  }
-}
-
-const EMPTY = new Fragment({});
-
-/** One stored log entry. Immutable once stored, so snapshots can share them. */
-export interface StoredEntry {
-  readonly time: number;
-  readonly seq: number;
-  readonly messageId: string;
-  readonly state: string;
-  /** Fields of the message (url, topicName, header, body, ...). */
-  readonly shared: Fragment;
-  /** Fields of this attempt (error, responseStatus, ...). */
-  readonly extra: Fragment;
-  /** nextDeliveryTime in Unix ms, or -1 when absent. */
-  readonly next: number;
-}
-
-/** An entry before it gets its sequence number. */
-export type NewEntry = Omit<StoredEntry, "seq">;
+import { normalizeState, type NewEntry, type StoredEntry } from "./log-entry.js";
+import {
+  IN_PROGRESS,
+  INDEXED_FIELDS,
+  labelsOf,
+  matcher,
+  urlParts,
+  type IndexedField,
+  type LogQuery,
+} from "./log-query.js";
 
 const cmp = (a: StoredEntry, time: number, seq: number): number => a.time - time || a.seq - seq;
 
@@ -67,138 +45,6 @@ function insert(items: StoredEntry[], e: StoredEntry): void {
   if (!last || cmp(last, e.time, e.seq) < 0) items.push(e);
   else items.splice(lowerBound(items, e.time, e.seq), 0, e);
 }
-
-/** States the filter value `IN_PROGRESS` stands for. */
-const IN_PROGRESS = ["ACTIVE", "RETRY", "ERROR"];
-/** String fields of an entry with an index of their own (value -> entries). */
-const INDEXED_FIELDS = [
-  "url",
-  "topicName",
-  "scheduleId",
-  "queueName",
-  "flowControlKey",
-  "callerIp",
-] as const;
-type IndexedField = (typeof INDEXED_FIELDS)[number];
-
-/**
- * Filters of a listing. Each one narrows (filters are ANDed); the values of a repeated filter are
- * ORed. `label` matches an entry's `label` or any of its `labels`; `host` and `path` match the host
- * name (or host:port) and the path of its `url`.
- */
-export interface LogQuery {
-  readonly cursor?: { time: number; seq: number } | undefined;
-  readonly messageId?: string | undefined;
-  readonly messageIds?: readonly string[] | undefined;
-  readonly state?: string | undefined;
-  readonly url?: readonly string[] | undefined;
-  readonly topicName?: readonly string[] | undefined;
-  readonly scheduleId?: readonly string[] | undefined;
-  readonly queueName?: readonly string[] | undefined;
-  readonly label?: readonly string[] | undefined;
-  readonly flowControlKey?: string | undefined;
-  readonly callerIp?: string | undefined;
-  readonly host?: string | undefined;
-  readonly path?: string | undefined;
-  readonly fromDate?: number | undefined;
-  readonly toDate?: number | undefined;
-  readonly count: number;
-  readonly order: "earliestFirst" | "latestFirst";
-}
-
-/** Builds a LogQuery from the validated query parameters of `GET /v2/logs` (repeated keys as arrays). */
-export function logQuery(
-  query: Readonly<Record<string, unknown>>,
-  cursor: { time: number; seq: number } | undefined,
-): LogQuery {
-  const one = (k: string): string | undefined =>
-    typeof query[k] === "string" ? (query[k] as string) : undefined;
-  const many = (k: string): string[] | undefined => {
-    const v = query[k];
-    if (typeof v === "string") return [v];
-    return Array.isArray(v)
-      ? [...new Set(v.filter((x): x is string => typeof x === "string"))]
-      : undefined;
-  };
-  const num = (k: string): number | undefined =>
-    typeof query[k] === "number" ? (query[k] as number) : undefined;
-  return {
-    cursor,
-    messageId: one("messageId"),
-    messageIds: many("messageIds"),
-    state: one("state"),
-    url: many("url"),
-    topicName: many("topicName"),
-    scheduleId: many("scheduleId"),
-    queueName: many("queueName"),
-    label: many("label"),
-    flowControlKey: one("flowControlKey"),
-    callerIp: one("callerIp"),
-    host: one("host"),
-    path: one("path"),
-    fromDate: num("fromDate"),
-    toDate: num("toDate"),
-    count: num("count") ?? 1000,
-    order: query["order"] === "earliestFirst" ? "earliestFirst" : "latestFirst",
-  };
-}
-
-/** Normalizes a state for storage and filtering (upper case; `CANCELED` is `CANCELLED`). */
-export function normalizeState(state: string): string {
-  const s = state.toUpperCase();
-  return s === "CANCELED" ? "CANCELLED" : s;
-}
-
-/** Serializes one entry to JSON, reusing the cached fragments. */
-export function entryJson(e: StoredEntry): string {
-  let s = `{"time":${e.time},"messageId":${JSON.stringify(e.messageId)},"state":${JSON.stringify(e.state)}`;
-  const shared = e.shared.json;
-  if (shared) s += "," + shared;
-  const extra = e.extra.json;
-  if (extra) s += "," + extra;
-  if (e.next >= 0) s += `,"nextDeliveryTime":${e.next}`;
-  return s + "}";
-}
-
-/** Turns a stored entry back into a plain object (for snapshots and `logs.entries()`). */
-export function entryObject(e: StoredEntry): Record<string, unknown> {
-  const o: Record<string, unknown> = { time: e.time, messageId: e.messageId, state: e.state };
-  // Defined, not assigned: a field named `__proto__` stays a field (assigning it sets the prototype).
-  for (const fields of [e.shared.fields, e.extra.fields])
-    for (const k of Object.keys(fields))
-      Object.defineProperty(o, k, {
-        value: fields[k],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-  if (e.next >= 0) o["nextDeliveryTime"] = e.next;
-  return o;
-}
-
-/** Builds a stored-entry shape from a plain log entry object. */
-export function fromObject(
-  o: Record<string, unknown>,
-  defaults: { time: number; messageId: string },
-): NewEntry {
-  const { time, messageId, state, ...rest } = o;
-  const t =
-    typeof time === "number"
-      ? time
-      : typeof time === "string" && time.trim() !== ""
-        ? Number(time)
-        : NaN;
-  return {
-    time: Number.isFinite(t) ? t : defaults.time,
-    messageId: typeof messageId === "string" && messageId !== "" ? messageId : defaults.messageId,
-    state: normalizeState(typeof state === "string" && state !== "" ? state : "CREATED"),
-    shared: Object.keys(rest).length > 0 ? new Fragment(rest) : EMPTY,
-    extra: EMPTY,
-    next: -1,
-  };
-}
-
-export { EMPTY as EMPTY_FRAGMENT };
 
 /** The store itself. */
 export class LogsStore {
@@ -388,86 +234,4 @@ export class LogsStore {
     const last = out[out.length - 1];
     return { entries: out, cursor: more && last ? `${last.time}-${last.seq}` : undefined };
   }
-}
-
-/** Every label of an entry: its `label` and the values of its `labels`. */
-function labelsOf(e: StoredEntry): Set<string> {
-  const out = new Set<string>();
-  const { label, labels } = e.shared.fields;
-  if (typeof label === "string") out.add(label);
-  if (Array.isArray(labels)) for (const l of labels) if (typeof l === "string") out.add(l);
-  return out;
-}
-
-type UrlParts = { hostname: string; host: string; path: string };
-/** Parsed URLs by their text (entries share few URLs); cleared when it grows past 10,000. */
-const parsedUrls = new Map<string, UrlParts | null>();
-
-/** Host (with and without port) and path of an entry's URL, or undefined when it has none. */
-function urlParts(e: StoredEntry): UrlParts | undefined {
-  const url = e.shared.fields["url"];
-  if (typeof url !== "string") return undefined;
-  let parts = parsedUrls.get(url);
-  if (parts === undefined) {
-    try {
-      const u = new URL(url);
-      parts = { hostname: u.hostname, host: u.host, path: u.pathname };
-    } catch {
-      parts = null;
-    }
-    if (parsedUrls.size >= 10_000) parsedUrls.clear();
-    parsedUrls.set(url, parts);
-  }
-  return parts ?? undefined;
-}
-
-/** The predicate of every filter of the query, or undefined when there is none. */
-function matcher(
-  q: LogQuery,
-  state: string | undefined,
-): ((e: StoredEntry) => boolean) | undefined {
-  const tests: ((e: StoredEntry) => boolean)[] = [];
-  const field = (e: StoredEntry, k: string): unknown => e.shared.fields[k];
-  if (q.messageId !== undefined) tests.push((e) => e.messageId === q.messageId);
-  if (q.messageIds !== undefined) {
-    const ids = new Set(q.messageIds);
-    tests.push((e) => ids.has(e.messageId));
-  }
-  if (state !== undefined) {
-    tests.push(
-      state === "IN_PROGRESS" ? (e) => IN_PROGRESS.includes(e.state) : (e) => e.state === state,
-    );
-  }
-  for (const f of INDEXED_FIELDS) {
-    const v = q[f];
-    if (v === undefined) continue;
-    const values = new Set(typeof v === "string" ? [v] : v);
-    tests.push((e) => values.has(field(e, f) as string));
-  }
-  if (q.label !== undefined) {
-    const wanted = q.label;
-    tests.push((e) => {
-      const have = labelsOf(e);
-      return wanted.some((l) => have.has(l));
-    });
-  }
-  if (q.host !== undefined) {
-    const host = q.host.toLowerCase();
-    tests.push((e) => {
-      const p = urlParts(e);
-      return p !== undefined && (p.hostname === host || p.host === host);
-    });
-  }
-  if (q.path !== undefined) tests.push((e) => urlParts(e)?.path === q.path);
-  if (tests.length === 0) return undefined;
-  return (e) => tests.every((t) => t(e));
-}
-
-/** Parses a `<timestamp_ms>-<sequence>` cursor, or returns undefined when it is not one. */
-export function parseCursor(raw: string): { time: number; seq: number } | undefined {
-  const m = /^(-?\d+(?:\.\d+)?)-(\d+)$/.exec(raw);
-  if (!m) return undefined;
-  const time = Number(m[1]);
-  const seq = Number(m[2]);
-  return Number.isFinite(time) && Number.isFinite(seq) ? { time, seq } : undefined;
 }

@@ -1,8 +1,11 @@
 // The HTTP form: a `node:http` request becomes a WHATWG `Request` for the one handler, and its
 // `Response` is written back. Only what a socket adds lives here: dropping the connection, draining or
 // closing after an answer that did not read the body, and a method no `Request` can carry.
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { bodyBytes, ConnectionReset, errorAnswer, type Connection } from "./handler.js";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { bodyBytes, ConnectionReset, errorAnswer } from "./answers.js";
+import type { Connection } from "./handler.js";
+import { errorBody } from "./http-error.js";
 
 /**
  * The body of an incoming message as a stream read only on demand: what the handler never reads
@@ -95,4 +98,54 @@ export async function serveNode(
       await write(errorAnswer(500, "emulator: unexpected error"), req, res);
     } else req.socket.destroy();
   }
+}
+
+/** How long a connection answered with a 400 for a malformed or timed-out request may linger. */
+const CLIENT_ERROR_LINGER_MS = 1_000;
+
+/** The socket options of `startEmulator()` (timeouts in milliseconds). */
+export interface ListenOptions {
+  host: string;
+  port: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
+/** Serves `handle` over `node:http` and resolves once it listens, with its port and how to close it. */
+export async function listen(
+  handle: (request: Request, conn: Connection) => Promise<Response>,
+  options: ListenOptions,
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer({ keepAlive: true });
+  server.requestTimeout = options.requestTimeoutMs;
+  server.headersTimeout = options.headersTimeoutMs;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  server.on("request", (req, res) => void serveNode(handle, req, res));
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) {
+      const body = JSON.stringify(errorBody(400, "request: malformed HTTP request"));
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      // Destroyed at most CLIENT_ERROR_LINGER_MS later, whether or not the client reads the answer.
+      const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+      socket.once("close", () => clearTimeout(timer));
+    } else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -7,7 +7,8 @@
 // removed) until it is cleared, which replaces its entry array. So the entry array's identity and its
 // length, together with the validated query, determine a page's bytes; any append or reset empties
 // the cache before the next read.
-import type { LogsStore, StoredEntry } from "./logs-store.js";
+import type { StoredEntry } from "./log-entry.js";
+import type { LogsStore } from "./logs-store.js";
 
 /** At most this many pages are kept… */
 const MAX_PAGES = 64;
@@ -25,9 +26,9 @@ class PageCache {
   private size = -1;
   private bytes = 0;
   /** Pages by query key, least recently used first. */
-  private readonly pages = new Map<string, Buffer>();
+  private readonly pages = new Map<string, Uint8Array>();
 
-  page(store: LogsStore, key: string, build: () => string): Buffer | string {
+  page(store: LogsStore, key: string, build: () => string): Uint8Array | string {
     const entries = store.all();
     if (entries !== this.entries || entries.length !== this.size) {
       this.pages.clear();
@@ -43,7 +44,7 @@ class PageCache {
     }
     const text = build();
     if (text.length > MAX_PAGE_CHARS) return text;
-    const page = Buffer.from(text);
+    const page = new TextEncoder().encode(text);
     this.pages.set(key, page);
     this.bytes += page.length;
     for (const [oldest, bytes] of this.pages) {
@@ -64,7 +65,7 @@ const caches = new WeakMap<LogsStore, PageCache>();
  */
 export function cachedListing<Ctx extends { readonly logs: LogsStore }, Field extends string>(
   handler: (ctx: Ctx, query: Record<string, unknown>, field: Field) => string,
-): (ctx: Ctx, query: Record<string, unknown>, field: Field) => Buffer | string {
+): (ctx: Ctx, query: Record<string, unknown>, field: Field) => Uint8Array | string {
   return (ctx, query, field) => {
     let cache = caches.get(ctx.logs);
     if (cache === undefined) caches.set(ctx.logs, (cache = new PageCache()));

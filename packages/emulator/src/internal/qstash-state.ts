@@ -1,9 +1,9 @@
 // QStash users: one per account and region from the start (the service has no operation that creates
 // one), with their plans, budgets, production pack, statistics and the tokens the logs API accepts.
-import { createHash } from "node:crypto";
 import { seconds, token, uuid, type Entropy } from "./entropy.js";
 import { HttpError } from "./http-error.js";
 import { asObj, str, type Account, type Handlers, type ResourceAccess } from "./resource.js";
+import { sha256Hex } from "./sha256.js";
 import { qstashStats } from "./stats.js";
 
 /** A QStash user as stored and answered. */
@@ -61,7 +61,7 @@ function limits(type: string, reserved: string): Record<string, number> {
   };
 }
 
-const digest = (s: string): string => createHash("sha256").update(s, "utf8").digest("hex");
+const digest = sha256Hex;
 
 /** A new QStash user of `email` in `region`, on the free plan. */
 function newUser(e: Entropy, email: string, region: string): QStashRecord {

@@ -1,6 +1,8 @@
 // What every resource module of the management API shares: the caller, a handler's input, the one
 // rights check (team roles) and small record helpers.
 import { type Entropy } from "./entropy.js";
+import { valueSets } from "../generated/operations.js";
+import { HttpError } from "./http-error.js";
 
 /** A management account: HTTP Basic user (e-mail) and password (API key). */
 export interface Account {
@@ -22,7 +24,7 @@ export interface OperationInput {
 export type Handlers = Record<string, (input: OperationInput) => unknown>;
 
 /**
- * The rights check every resource passes (owned by `ManagementState`: one rule for databases,
+ * The rights check every resource passes (owned by `Teams`: one rule for databases,
  * backups, vector and search indexes and QStash users), and the note of what a write touched.
  */
 export interface ResourceAccess {
@@ -36,6 +38,22 @@ export interface ResourceAccess {
   isTeam(id: string): boolean;
   /** Notes, for the audit entry of the running write, the resource's owner (first call) and its id. */
   touch(owner: string | undefined, entity: string): void;
+}
+
+/** Values the spec lists for a schema (`x-extensible-enum`, else `enum`): the ones the emulator knows. */
+export function known(schema: string): readonly string[] {
+  return (valueSets.management as Readonly<Record<string, readonly string[]>>)[schema] ?? [];
+}
+
+/** Answers 400 unless `value` is one the spec lists for `schema`. */
+export function checkKnown(field: string, value: string, schema: string): void {
+  const values = known(schema);
+  if (!values.includes(value)) {
+    throw new HttpError(
+      400,
+      `${field}: unknown value ${value}; the emulator knows ${values.join(", ")}`,
+    );
+  }
 }
 
 export const asObj = (v: unknown): Record<string, unknown> =>

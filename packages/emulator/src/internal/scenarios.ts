@@ -3,6 +3,7 @@
 // that matches a request takes it, after the fault rules), and ended by their own count or duration,
 // by `end()`, or by `reset()`.
 import type { FaultRule } from "./faults.js";
+import { errorBody } from "./http-error.js";
 
 /** The scenarios `emulator.scenario()` knows. */
 export type ScenarioName =
@@ -134,7 +135,11 @@ function refusal(scope: "burst" | "daily", nowMs: number, limit: number): Scenar
     scope === "burst"
       ? `rate limit: burst limit of ${limit} requests per second reached`
       : `rate limit: daily quota of ${limit} requests used up`;
-  return { kind: "answer", rule: { status: 429, headers, body: { error } }, rateLimited: true };
+  return {
+    kind: "answer",
+    rule: { status: 429, headers, body: errorBody(429, error) },
+    rateLimited: true,
+  };
 }
 
 /** The scenarios running in one emulator. */
@@ -172,7 +177,7 @@ export class Scenarios {
         const status = o.status ?? 503;
         const rule: FaultRule = {
           status,
-          body: { error: `service unavailable (scenario server-errors, ${status})` },
+          body: errorBody(status, `service unavailable (scenario server-errors, ${status})`),
           ...(o.retryAfter === undefined ? {} : { retryAfter: o.retryAfter }),
         };
         effect = () => ({ kind: "answer", rule });
@@ -192,9 +197,10 @@ export class Scenarios {
         matches = (r) => listings(r) && (r.search.get("cursor") ?? "") !== "";
         const rule: FaultRule = {
           status: 400,
-          body: {
-            error: "cursor: expired or not issued to this token; list again without a cursor",
-          },
+          body: errorBody(
+            400,
+            "cursor: expired or not issued to this token; list again without a cursor",
+          ),
         };
         effect = () => ({ kind: "answer", rule });
         break;

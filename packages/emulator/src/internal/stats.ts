@@ -1,7 +1,7 @@
 // Plausible usage statistics: series of `{ x, y }` points, stable for a resource (seeded by its id) and
 // anchored at the current hour, in the shapes the service sends for databases, vector and search
 // indexes, and QStash users.
-import { prng } from "./log-generator.js";
+import { prng } from "./prng.js";
 
 /** One point of a series: `x` is the service's Go-style time text, `y` the value. */
 export interface Point {

@@ -2,7 +2,7 @@
 // (known values, bounds, required fields, ids the emulator handed out earlier) and invalid ones
 // (junk ids, wrong types, broken JSON, missing or wrong credentials of both kinds, unknown paths,
 // wrong methods). Seeded: the same seed gives the same requests.
-import { prng } from "../../src/internal/log-generator.js";
+import { prng } from "../../src/internal/prng.js";
 import { operations, type SpecOperation } from "../../src/generated/operations.js";
 
 /** One generated request. */

@@ -40,6 +40,8 @@ describe("startEmulator({ burstLimit, dailyQuota })", () => {
     expect(answers.map((a) => a.headers.get("ratelimit-remaining"))).toEqual(["4", "3", "2", "2"]);
     expect(await answers[3]!.json()).toEqual({
       error: "rate limit: burst limit of 3 requests per second reached",
+      code: "TOO_MANY_REQUESTS",
+      message: "rate limit: burst limit of 3 requests per second reached",
     });
     expect(emu.rateLimits).toEqual({ accepted: 3, refused: 1 });
   });
@@ -55,6 +57,8 @@ describe("startEmulator({ burstLimit, dailyQuota })", () => {
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");
     expect(await refused.json()).toEqual({
       error: "rate limit: daily quota of 5 requests used up",
+      code: "TOO_MANY_REQUESTS",
+      message: "rate limit: daily quota of 5 requests used up",
     });
   });
 

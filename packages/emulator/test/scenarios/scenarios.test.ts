@@ -38,9 +38,8 @@ describe("rate limits", () => {
       expect(res.headers.get("burst-ratelimit-limit")).toBe("50");
       expect(res.headers.get("burst-ratelimit-remaining")).toBe("0");
       expect(res.headers.get("burst-ratelimit-reset")).toBe(String(Math.floor(T0 / 1000) + 1));
-      expect(await res.json()).toEqual({
-        error: "rate limit: burst limit of 50 requests per second reached",
-      });
+      const error = "rate limit: burst limit of 50 requests per second reached";
+      expect(await res.json()).toEqual({ error, code: "TOO_MANY_REQUESTS", message: error });
     }
     expect((await logs(emu)).status).toBe(200);
     expect(emu.rateLimits).toEqual({ accepted: 1, refused: 2 });

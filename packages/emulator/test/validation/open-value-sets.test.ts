@@ -28,7 +28,8 @@ describe("over HTTP: a region the service does not know is refused", () => {
       primary_region: "mars-1",
     });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: `primary_region: ${oneOf(primary)}` });
+    const error = `primary_region: ${oneOf(primary)}`;
+    expect(res.body).toEqual({ error, code: "BAD_REQUEST", message: error });
   });
 
   it('read_regions ["mars-1"] → 400 naming the item', async () => {
@@ -38,7 +39,8 @@ describe("over HTTP: a region the service does not know is refused", () => {
       read_regions: ["mars-1"],
     });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: `read_regions[0]: ${oneOf(read)}` });
+    const error = `read_regions[0]: ${oneOf(read)}`;
+    expect(res.body).toEqual({ error, code: "BAD_REQUEST", message: error });
   });
 
   it("a known region is accepted", async () => {

@@ -1844,6 +1844,7 @@ export interface components {
       region?: "eu-central-1" | "us-east-1" | (string & {});
       /** @description Empty or absent unless fixed or enterprise: `qstash_fixed_1m`, `qstash_fixed_10m`, `qstash_fixed_100m`, `qstash_fixed` or `enterprise:<name>`; new values may appear. */
       reserved_type?:
+        | ""
         | "qstash_fixed_1m"
         | "qstash_fixed_10m"
         | "qstash_fixed_100m"
