@@ -182,8 +182,9 @@ interface Share {
   processes: number;
   /** The burst limit the answers last stated, requests per window. */
   burstLimit?: number | undefined;
-  /** While pacing alone: when this process may send its next request (Unix ms). */
-  nextAt: number;
+  /** While pacing alone: the burst window (Unix ms of its start) `sent` counts, and the count. */
+  window: number;
+  sent: number;
 }
 
 /**
@@ -327,20 +328,25 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   const shares = new Map<string, Share>();
 
   /**
-   * Paces an attempt in process when Redis cannot decide: at this process's last known share of the
-   * burst limit (limit / processes seen in Redis), one request every processes × window / limit ms, so
-   * N processes pacing alone do not spend N budgets; and always within the in-process gate.
+   * Paces an attempt in process when Redis cannot decide: at most this process's last known share of
+   * the burst limit (limit / processes seen in Redis, at least 1) in each burst window (whole seconds,
+   * as the service counts them), so N processes pacing alone do not spend N budgets; and always within
+   * the in-process gate.
    */
   async function alone(key: string, context: RateLimitContext): Promise<number> {
     const share = shares.get(key);
+    if (share?.burstLimit === undefined || share.processes < 2) return local.acquire(key, context);
     const now = Date.now();
-    const spacing =
-      share?.burstLimit === undefined || share.processes < 2
-        ? 0
-        : Math.ceil((share.processes * BURST_WINDOW_MS) / share.burstLimit);
-    if (share !== undefined && spacing > 0 && now < share.nextAt) return share.nextAt - now;
+    const window = now - (now % BURST_WINDOW_MS);
+    if (share.window !== window) {
+      share.window = window;
+      share.sent = 0;
+    }
+    if (share.sent >= Math.max(1, Math.floor(share.burstLimit / share.processes))) {
+      return window + BURST_WINDOW_MS - now;
+    }
     const wait = await local.acquire(key, context);
-    if (share !== undefined && wait === 0) share.nextAt = Math.max(share.nextAt, now) + spacing;
+    if (wait === 0) share.sent++;
     return wait;
   }
 
@@ -362,7 +368,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
         context,
       );
       if (answer === undefined) return alone(key, context);
-      const share = shares.get(key) ?? { processes: 1, nextAt: 0 };
+      const share = shares.get(key) ?? { processes: 1, window: 0, sent: 0 };
       share.processes = answer[6]!;
       shares.set(key, share);
       const [wait, isReserved, ...took] = answer.slice(0, 6) as [number, number, ...number[]];
