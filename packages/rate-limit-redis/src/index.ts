@@ -135,12 +135,19 @@ async function within<T>(promise: Promise<T>, ms: number, stop: Promise<never>):
   }
 }
 
-/** Rejects once `signal` aborts. */
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_, reject) => {
+/**
+ * Rejects once `signal` aborts; `dispose` removes its listener (a call may ask Redis many times: its
+ * signal must not gather one listener per ask).
+ */
+function aborted(signal: AbortSignal): { stop: Promise<never>; dispose(): void } {
+  let onAbort = (): void => undefined;
+  const stop = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(signal.reason);
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
+  stop.catch(() => undefined);
+  return { stop, dispose: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /** One window of an answer as the report script takes it: limit, remaining, resetAt ('' when not stated). */
@@ -251,8 +258,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     // A short deadline, or an open breaker: this process paces alone, without waiting on Redis.
     if (share(ready ? commandTimeoutMs : FIRST_CONNECT_MS) < MIN_REDIS_WAIT_MS) return undefined;
     if (!breaker.allows()) return undefined;
-    const stop = aborted(context.signal);
-    stop.catch(() => undefined);
+    const { stop, dispose } = aborted(context.signal);
     try {
       if (!ready) await within(connecting, share(FIRST_CONNECT_MS), stop);
       const reply = await within(command(), share(commandTimeoutMs), stop);
@@ -282,6 +288,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
         );
       }
       return undefined;
+    } finally {
+      dispose();
     }
   }
 

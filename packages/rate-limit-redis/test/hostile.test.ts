@@ -4,6 +4,7 @@
 // shows (H2, K6).
 import { startEmulator, type Emulator } from "@api-clients/emulator";
 import { createLogsClient, type LogEvent } from "@api-clients/logs-client";
+import { getEventListeners } from "node:events";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisRateLimiter, type RedisRateLimiter } from "../src/index.js";
@@ -282,4 +283,12 @@ describe("Redis gone: each process paces alone at its last known share, not at t
     stand.answer("+OK\r\n");
     for (let i = 0; i < 3; i++) expect(await l.acquire("k", ctx)).toBe(0);
   });
+});
+
+it("a call that asks Redis 20 times leaves no listener on its signal (no MaxListenersExceededWarning)", async () => {
+  const stand = await fake("*7\r\n:1\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:1\r\n"); // ask again in 1 ms
+  const l = limiter({ url: stand.url });
+  const ctx = context();
+  for (let i = 0; i < 20; i++) expect(await l.acquire("k", ctx)).toBe(1);
+  expect(getEventListeners(ctx.signal, "abort")).toHaveLength(0);
 });
