@@ -278,7 +278,9 @@ export class RateLimitError extends ApiError {
     const window = refusingWindow(headers, now);
     const { limit, resetAt } = window;
     const retryAfterMs = parseRetryAfterMs(headers);
-    const of = limit === undefined ? "" : ` of ${limit} requests`;
+    // The server's own text may already state the limit (the message is read whole): say it once.
+    const said = serverMessage(init.body)?.split(/\D+/).includes(String(limit));
+    const of = limit === undefined || said ? "" : ` of ${limit} requests`;
     const parts = [
       limit === undefined && resetAt === undefined
         ? undefined
@@ -428,11 +430,20 @@ export class DeadlineExceededError extends TimeoutError {
   /** The bound on the whole call that was reached, in milliseconds. */
   declare readonly deadlineMs: number;
 
-  /** Builds the error; `reason` says what the deadline stopped (an attempt in flight, or a wait). */
-  constructor(init: ConnectionErrorInit & { deadlineMs: number; reason?: string | undefined }) {
+  /**
+   * Builds the error; `reason` says what the deadline stopped (an attempt in flight, or a wait);
+   * `refused` when the call ends before its deadline because a wait would end after it.
+   */
+  constructor(
+    init: ConnectionErrorInit & {
+      deadlineMs: number;
+      reason?: string | undefined;
+      refused?: boolean | undefined;
+    },
+  ) {
     super({ ...init, timeoutMs: init.deadlineMs });
     this.message =
-      `Call exceeded its deadline of ${init.deadlineMs} ms (deadlineMs)` +
+      `Call ${init.refused ? "refused before" : "exceeded"} its deadline of ${init.deadlineMs} ms (deadlineMs)` +
       (init.reason === undefined ? "" : `: ${init.reason}`) +
       where(init) +
       attemptsSuffix(init.attempts ?? 1);

@@ -135,12 +135,19 @@ async function within<T>(promise: Promise<T>, ms: number, stop: Promise<never>):
   }
 }
 
-/** Rejects once `signal` aborts. */
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_, reject) => {
+/**
+ * Rejects once `signal` aborts; `dispose` removes its listener (a call may ask Redis many times: its
+ * signal must not gather one listener per ask).
+ */
+function aborted(signal: AbortSignal): { stop: Promise<never>; dispose(): void } {
+  let onAbort = (): void => undefined;
+  const stop = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(signal.reason);
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
+  stop.catch(() => undefined);
+  return { stop, dispose: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /** One window of an answer as the report script takes it: limit, remaining, resetAt ('' when not stated). */
@@ -160,13 +167,31 @@ interface Slot {
   taken: boolean;
 }
 
-/** The acquire script's reply, checked: six whole numbers, a wait no longer than a window can mean. */
+/** The most processes a budget's share is divided by (a reply naming more is refused). */
+const MAX_PROCESSES = 100_000;
+
+/**
+ * The acquire script's reply, checked: seven whole numbers, a wait no longer than a window can mean,
+ * at least one process (this one) and at most {@link MAX_PROCESSES}.
+ */
 function acquireReply(reply: unknown, longestWaitMs: number): number[] | undefined {
-  if (!Array.isArray(reply) || reply.length !== 6) return undefined;
+  if (!Array.isArray(reply) || reply.length !== 7) return undefined;
   if (!reply.every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
-  const [wait, reserved, bKind, , cKind] = reply as number[];
+  const [wait, reserved, bKind, , cKind, , active] = reply as number[];
   if (wait! > longestWaitMs || reserved! > 1 || bKind! > 2 || cKind! > 2) return undefined;
+  if (active! < 1 || active! > MAX_PROCESSES) return undefined;
   return reply as number[];
+}
+
+/** What this process last learnt of a budget's sharing: for pacing at its share while Redis is gone. */
+interface Share {
+  /** Processes that asked Redis for the budget lately, this one included (the last reply). */
+  processes: number;
+  /** The burst limit the answers last stated, requests per window. */
+  burstLimit?: number | undefined;
+  /** While pacing alone: the burst window (Unix ms of its start) `sent` counts, and the count. */
+  window: number;
+  sent: number;
 }
 
 /**
@@ -204,7 +229,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     lazyConnect: true,
     retryStrategy: (times) => Math.min(100 * times, 1_000),
   }) as ScriptedRedis;
-  redis.defineCommand("rateLimitAcquire", { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
+  redis.defineCommand("rateLimitAcquire", { numberOfKeys: 2, lua: ACQUIRE_SCRIPT });
   redis.defineCommand("rateLimitReport", { numberOfKeys: 1, lua: REPORT_SCRIPT });
   redis.defineCommand("rateLimitRelease", { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   // Errors arrive as rejected commands; without a listener ioredis would print each one.
@@ -233,8 +258,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     // A short deadline, or an open breaker: this process paces alone, without waiting on Redis.
     if (share(ready ? commandTimeoutMs : FIRST_CONNECT_MS) < MIN_REDIS_WAIT_MS) return undefined;
     if (!breaker.allows()) return undefined;
-    const stop = aborted(context.signal);
-    stop.catch(() => undefined);
+    const { stop, dispose } = aborted(context.signal);
     try {
       if (!ready) await within(connecting, share(FIRST_CONNECT_MS), stop);
       const reply = await within(command(), share(commandTimeoutMs), stop);
@@ -264,6 +288,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
         );
       }
       return undefined;
+    } finally {
+      dispose();
     }
   }
 
@@ -304,6 +330,34 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     );
   }
 
+  /** This process's id among those sharing a budget (the acquire script counts them). */
+  const id = globalThis.crypto.randomUUID();
+  /** Per key, the sharing this process last saw in Redis. */
+  const shares = new Map<string, Share>();
+
+  /**
+   * Paces an attempt in process when Redis cannot decide: at most this process's last known share of
+   * the burst limit (limit / processes seen in Redis, at least 1) in each burst window (whole seconds,
+   * as the service counts them), so N processes pacing alone do not spend N budgets; and always within
+   * the in-process gate.
+   */
+  async function alone(key: string, context: RateLimitContext): Promise<number> {
+    const share = shares.get(key);
+    if (share?.burstLimit === undefined || share.processes < 2) return local.acquire(key, context);
+    const now = Date.now();
+    const window = now - (now % BURST_WINDOW_MS);
+    if (share.window !== window) {
+      share.window = window;
+      share.sent = 0;
+    }
+    if (share.sent >= Math.max(1, Math.floor(share.burstLimit / share.processes))) {
+      return window + BURST_WINDOW_MS - now;
+    }
+    const wait = await local.acquire(key, context);
+    if (wait === 0) share.sent++;
+    return wait;
+  }
+
   return {
     async acquire(key, context) {
       if (takeReserved(key, Date.now())) return 0;
@@ -312,15 +366,20 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
         () =>
           redis.rateLimitAcquire(
             prefix + key,
+            `${prefix}${key}:processes`,
             BURST_WINDOW_MS,
             limit?.requests ?? "",
             limit?.intervalMs ?? "",
+            id,
           ),
         (reply) => acquireReply(reply, longestWaitMs),
         context,
       );
-      if (answer === undefined) return local.acquire(key, context);
-      const [wait, isReserved, ...took] = answer as [number, number, ...number[]];
+      if (answer === undefined) return alone(key, context);
+      const share = shares.get(key) ?? { processes: 1, window: 0, sent: 0 };
+      share.processes = answer[6]!;
+      shares.set(key, share);
+      const [wait, isReserved, ...took] = answer.slice(0, 6) as [number, number, ...number[]];
       if (isReserved === 1) {
         // The slot is ours once its window opens: the next ask after the wait takes it without Redis.
         reserve(key, { opensAt: Date.now() + wait, took, taken: false }, context);
@@ -330,6 +389,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     async report(key, answer, context) {
       // The in-process gate always learns too, so it is current when it has to decide.
       await local.report(key, answer, context);
+      const burstLimit = readWindow(answer.headers, "burst", Date.now())?.limit;
+      const share = shares.get(key);
+      if (share !== undefined && burstLimit !== undefined) share.burstLimit = burstLimit;
       if (!usable()) return;
       // Not awaited: the next acquire of this process runs after it on the same connection, and a
       // failing Redis is noticed (and said) by that acquire.

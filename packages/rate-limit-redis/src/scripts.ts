@@ -47,6 +47,12 @@ const HELD_RETRY_MS = 50;
 /** A probe whose answer never came (its process died) stops blocking others after this long. */
 const PROBE_EXPIRY_MS = 2_000;
 
+/**
+ * A process counts as sharing a budget while it asked for it within this many milliseconds (KEYS[2]
+ * of the acquire script, which expires this long after the last ask).
+ */
+const ACTIVE_MS = 2_000;
+
 /** The burst window's length (core's `BURST_WINDOW_MS`), in milliseconds. */
 const BURST_LENGTH_MS = 1_000;
 
@@ -90,16 +96,24 @@ redis.call('PEXPIRE', KEYS[1], math.floor(far - now + ${GRACE_MS}))
 `;
 
 /**
- * KEYS[1] the budget; ARGV burst window length, configured limit and length ('' when none).
- * Returns { wait, reserved, burst kind, burst reset, configured kind, configured reset }: { 0, 0, … }
+ * KEYS[1] the budget, KEYS[2] the processes using it; ARGV burst window length, configured limit and
+ * length ('' when none), the asking process's id.
+ * Returns { wait, reserved, burst kind, burst reset, configured kind, configured reset, processes
+ * that asked in the last ACTIVE_MS (this one included) }: { 0, 0, … }
  * after taking one request from every window; { ms, 1, … } after reserving a slot in the windows that
  * open in `ms` (send then, without asking again; the last four say what was taken, for a release);
  * { ms, 0, … } when there is no slot to take yet (ask again in `ms`).
  */
 export const ACQUIRE_SCRIPT = `${LOAD}
+-- The processes asking for this budget lately (KEYS[2], ARGV[4] this one's id): the share each
+-- paces at alone when Redis is gone.
+redis.call('ZADD', KEYS[2], now, ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ${ACTIVE_MS})
+redis.call('PEXPIRE', KEYS[2], ${ACTIVE_MS})
+local active = redis.call('ZCARD', KEYS[2])
 if ARGV[2] ~= '' then s.cl = tonumber(ARGV[2]) end
 if s.seen == nil then
-  if s.probe and now - s.probe < ${PROBE_EXPIRY_MS} then return { ${PROBE_RETRY_MS}, 0, 0, 0, 0, 0 } end
+  if s.probe and now - s.probe < ${PROBE_EXPIRY_MS} then return { ${PROBE_RETRY_MS}, 0, 0, 0, 0, 0, active } end
   redis.call('HSET', KEYS[1], 'probe', string.format('%d', now))
   s.probe = now
 end
@@ -141,7 +155,7 @@ end
 if blocked > 0 then
   -- Nothing is taken; the windows that turned are kept.
   ${SAVE}
-  return { math.max(1, math.ceil(blocked - now)), 0, 0, 0, 0, 0 }
+  return { math.max(1, math.ceil(blocked - now)), 0, 0, 0, 0, 0, active }
 end
 local taken = {}
 for _, w in ipairs(timed) do
@@ -158,8 +172,8 @@ for _, w in ipairs(timed) do
 end
 if s.dr then s.dr = math.max(0, s.dr - 1) end
 ${SAVE}
-if at > now then return { math.ceil(at - now), 1, taken.b[1], taken.b[2], taken.c[1], taken.c[2] } end
-return { 0, 0, 0, 0, 0, 0 }
+if at > now then return { math.ceil(at - now), 1, taken.b[1], taken.b[2], taken.c[1], taken.c[2], active } end
+return { 0, 0, 0, 0, 0, 0, active }
 `;
 
 /**

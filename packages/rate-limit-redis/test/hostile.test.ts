@@ -4,6 +4,7 @@
 // shows (H2, K6).
 import { startEmulator, type Emulator } from "@api-clients/emulator";
 import { createLogsClient, type LogEvent } from "@api-clients/logs-client";
+import { getEventListeners } from "node:events";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisRateLimiter, type RedisRateLimiter } from "../src/index.js";
@@ -31,6 +32,9 @@ afterAll(async () => {
 });
 
 let prefixes = 0;
+/** The budget keys of the latest limiter (not the sorted set of the processes sharing each). */
+const budgetKeys = async () =>
+  (await inspect.keys(`hostile-${prefixes}:*`)).filter((k) => !k.endsWith(":processes"));
 function limiter(options: Partial<Parameters<typeof createRedisRateLimiter>[0]> = {}) {
   const created = createRedisRateLimiter({
     url: redis.url,
@@ -84,7 +88,7 @@ describe("X1, H1, W1, W2: the same bounds as in process, before anything reaches
       ...bad,
     });
     expect(wait).toBe(0);
-    const [key] = await inspect.keys(`hostile-${prefixes}:*`);
+    const [key] = await budgetKeys();
     const stored = await inspect.hgetall(key!);
     expect(stored).not.toHaveProperty("bl");
     expect(stored).not.toHaveProperty("bt");
@@ -108,7 +112,7 @@ describe("X1, H1, W1, W2: the same bounds as in process, before anything reaches
       "ratelimit-reset": String(reset),
     });
     expect(wait).toBeGreaterThan(0); // blocked by the daily quota until the reset
-    const [key] = await inspect.keys(`hostile-${prefixes}:*`);
+    const [key] = await budgetKeys();
     // The reset at most 2 s ahead (the next whole second), the burst window's end 1 s after it,
     // plus 2 s: at most 5 s (it was 2 days).
     const first = await inspect.pttl(key!);
@@ -128,7 +132,7 @@ describe("W3: a call that is not sent gives back what it reserved", () => {
       "burst-ratelimit-reset": String(nowSeconds() + 1),
     });
     expect(wait).toBeGreaterThan(0);
-    const [key] = await inspect.keys(`hostile-${prefixes}:*`);
+    const [key] = await budgetKeys();
     expect(await inspect.hget(key!, "bv")).toBe("1");
     ctx.controller.abort(); // the call ended: refused by its deadline, or aborted
     await expect.poll(() => inspect.hget(key!, "bv"), { timeout: 2_000 }).toBe("0");
@@ -185,9 +189,15 @@ describe("K6: replies of the wrong type or size are refused with one warning eac
     ["nil", "$-1\r\n", "null"],
     [
       "a wait of 27 hours",
-      "*6\r\n:99999999\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n",
-      "[99999999,0,0,0,0,0]",
+      "*7\r\n:99999999\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:1\r\n",
+      "[99999999,0,0,0,0,0,1]",
     ],
+    [
+      "200,000 processes sharing",
+      "*7\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:200000\r\n",
+      "[0,0,0,0,0,0,200000]",
+    ],
+    ["the old six-number reply", "*6\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n", "[0,0,0,0,0,0]"],
     ["the old two-number reply", "*2\r\n:99999999\r\n:0\r\n", "[99999999,0]"],
   ])("%s", async (_, reply, shown) => {
     const hostile = await fake(reply);
@@ -206,7 +216,7 @@ describe("K6: replies of the wrong type or size are refused with one warning eac
     const l = limiter();
     const ctx = context();
     await l.acquire("k", ctx);
-    const [key] = await inspect.keys(`hostile-${prefixes}:*`);
+    const [key] = await budgetKeys();
     await inspect.del(key!);
     await inspect.set(key!, "not a hash");
     for (let i = 0; i < 2; i++) expect(await l.acquire("k", ctx)).toBe(0);
@@ -232,4 +242,53 @@ describe("K6: replies of the wrong type or size are refused with one warning eac
         "this attempt is paced by this process alone (the budget is not shared for it)",
     ]);
   });
+});
+
+describe("Redis gone: each process paces alone at its last known share, not at the whole limit", () => {
+  const GO_FOR_4 = "*7\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:4\r\n";
+  const burst20 = () =>
+    answer({
+      "burst-ratelimit-limit": "20",
+      "burst-ratelimit-remaining": "19",
+      "burst-ratelimit-reset": String(nowSeconds() + 1),
+    });
+
+  it("4 processes seen, burst limit 20: 20 / 4 = 5 requests a burst window (a second), then a wait for the next", async () => {
+    const stand = await fake(GO_FOR_4);
+    const l = limiter({ url: stand.url });
+    const ctx = context();
+    expect(await l.acquire("k", ctx)).toBe(0); // shared: Redis says go, 4 processes ask
+    await l.report("k", burst20(), ctx);
+    stand.answer("+OK\r\n"); // Redis can no longer decide
+    // Start at the beginning of a second, so the 6 asks fall in one burst window.
+    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+    const before = Date.now();
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) waits.push(await l.acquire("k", ctx));
+    const after = Date.now();
+    expect(Math.floor(after / 1_000)).toBe(Math.floor(before / 1_000)); // one window
+    const nextWindow = Math.ceil(after / 1_000) * 1_000;
+    expect(waits.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(waits[5]).toBeGreaterThanOrEqual(nextWindow - after);
+    expect(waits[5]).toBeLessThanOrEqual(nextWindow - before);
+    expect(ctx.warnings[0]).toContain("this attempt is paced by this process alone");
+  });
+
+  it("1 process seen: the whole limit (the in-process gate alone, no spacing)", async () => {
+    const stand = await fake("*7\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:1\r\n");
+    const l = limiter({ url: stand.url });
+    const ctx = context();
+    expect(await l.acquire("k", ctx)).toBe(0);
+    await l.report("k", burst20(), ctx);
+    stand.answer("+OK\r\n");
+    for (let i = 0; i < 3; i++) expect(await l.acquire("k", ctx)).toBe(0);
+  });
+});
+
+it("a call that asks Redis 20 times leaves no listener on its signal (no MaxListenersExceededWarning)", async () => {
+  const stand = await fake("*7\r\n:1\r\n:0\r\n:0\r\n:0\r\n:0\r\n:0\r\n:1\r\n"); // ask again in 1 ms
+  const l = limiter({ url: stand.url });
+  const ctx = context();
+  for (let i = 0; i < 20; i++) expect(await l.acquire("k", ctx)).toBe(1);
+  expect(getEventListeners(ctx.signal, "abort")).toHaveLength(0);
 });

@@ -3,7 +3,7 @@
 // all sharing one budget through Redis, then with Redis killed mid-run.
 import { startEmulator, type Emulator } from "@api-clients/emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runPagers, type MultiProcessRun } from "./support/multi-process.js";
+import { runPagers, type MultiProcessRun } from "./support/share-run.js";
 import { startRedisServer, type RedisServer } from "./support/redis-server.js";
 
 const PROCESSES = 8;

@@ -57,9 +57,14 @@ describe("createRedisRateLimiter", () => {
       expect(keys.some((k) => k.startsWith("keys:"))).toBe(true);
       for (const key of keys) {
         expect(key).not.toContain("SECRET");
-        expect(JSON.stringify(await inspect.hgetall(key))).not.toContain("SECRET");
+        // The budget (a hash) and the processes sharing it (a sorted set of random ids).
+        const stored =
+          (await inspect.type(key)) === "hash"
+            ? await inspect.hgetall(key)
+            : await inspect.zrange(key, 0, -1);
+        expect(JSON.stringify(stored)).not.toContain("SECRET");
       }
-      const [key] = keys.filter((k) => k.startsWith("keys:"));
+      const [key] = keys.filter((k) => k.startsWith("keys:") && !k.endsWith(":processes"));
       expect(await inspect.hgetall(key!)).toMatchObject({ bl: "5" });
     } finally {
       inspect.disconnect();

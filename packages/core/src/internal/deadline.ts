@@ -22,12 +22,13 @@ export class Deadline {
     return Date.now() + ms > this.at;
   }
 
-  /** The error for a call the deadline ends; `reason` says what it stopped. */
+  /** The error for a call the deadline ends; `reason` says what it stopped; `refused` before it passed. */
   exceeded(
     request: { method: string; url: string; attempts: number; cause?: unknown },
     reason: string,
+    refused?: boolean,
   ): DeadlineExceededError {
-    return new DeadlineExceededError({ ...request, deadlineMs: this.ms, reason });
+    return new DeadlineExceededError({ ...request, deadlineMs: this.ms, reason, refused });
   }
 
   /** A retry whose wait would end after the deadline is not made; the note names the deadline. */

@@ -4,7 +4,7 @@
 // value outside its window's bounds is said once per client (per header), and never waited for.
 import { AbortError } from "../errors.js";
 import type { RateLimitAnswer, RateLimitContext, RateLimiter } from "../options.js";
-import { seconds, type Deadline } from "./deadline.js";
+import type { Deadline } from "./deadline.js";
 import { isoDate, readWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
 import { budgetKey } from "./rate-limit.js";
 import { sleep } from "./sleep.js";
@@ -139,9 +139,10 @@ export function createRateLimitGate(
       if (call.deadline.crossedBy(delayMs)) {
         throw call.deadline.exceeded(
           { method: call.method, url: call.url, attempts: attempt - 1 },
-          `not sent: the rate limit has nothing left until ` +
-            `${isoDate(clock.now() + waitMs) ?? "past a Date's range"} (${seconds(waitMs)} from ` +
-            `now), past the ${call.deadline.remaining()} ms left of it`,
+          `not sent: the rate limit's wait of ${Math.ceil(waitMs)} ms (until ` +
+            `${isoDate(clock.now() + waitMs) ?? "past a Date's range"}) exceeds the ` +
+            `${call.deadline.remaining()} ms left of it`,
+          true,
         );
       }
       call.watch.rateLimitWait(attempt, delayMs);

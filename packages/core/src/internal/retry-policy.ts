@@ -1,6 +1,6 @@
 import { ConnectionError, TimeoutError } from "../errors.js";
 import { parseRetryAfterMs } from "./retry-after.js";
-import { isoDate, refusingWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
+import { refusingWindow, RESET_MARGIN_MS } from "./rate-limit-headers.js";
 import { seconds } from "./deadline.js";
 
 /** First backoff wait, in milliseconds (doubled per attempt, with jitter). */
@@ -85,7 +85,7 @@ export type RetryDecision =
  * only idempotent operations retry 408/5xx/timeouts/connection errors, while 429 and connections that
  * were never established retry for every operation; wait `retry-after-ms`/`Retry-After` (on a 429 also
  * until the refusing window's reset) or back off, and give up when the server asks for more than 60 s
- * or the daily quota is used up for longer.
+ * or the daily quota is used up.
  *
  * @example
  * retryDecision({ attempt: 1, maxRetries: 2, idempotent: false, status: 429, headers: new Headers({ "retry-after": "1" }) });
@@ -113,9 +113,9 @@ export function retryDecision(input: RetryInput): RetryDecision {
     return { retry: false, reason: "not retryable" };
   }
   const stated = headers === undefined ? undefined : statedWait(status, headers);
-  if (stated?.scope === "daily" && stated.ms > MAX_RETRY_AFTER_MS) {
-    const note = `not retried: the daily quota is used up until ${isoDate(Date.now() + stated.ms)}`;
-    return { retry: false, reason: `${reason}; daily quota used up`, note };
+  // A used-up daily quota is never retried, however near its reset (the error states the reset).
+  if (stated?.scope === "daily") {
+    return { retry: false, reason: `${reason}; daily quota used up`, note: "not retried" };
   }
   if (attempt > maxRetries) return { retry: false, reason: `${reason}; retries exhausted` };
   const requested = stated?.ms;

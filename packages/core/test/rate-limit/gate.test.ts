@@ -134,7 +134,9 @@ describe("the in-process gate paces by the budget the server reported", () => {
     await api.request("getThing", {});
     const error = await rejection(api.request("getThing", {}));
     expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect((error as Error).message).toContain("not sent: the rate limit has nothing left until");
+    expect((error as Error).message).toContain(
+      "refused before its deadline of 120000 ms (deadlineMs): not sent: the rate limit's wait of",
+    );
     expect(server.requests).toHaveLength(1);
   });
 

@@ -35,8 +35,53 @@ describe("a 429 read by the service's rate-limit headers", () => {
     expect(limited.message).toContain(
       `daily quota of 1000 requests used up; try again after ${at}`,
     );
-    expect(limited.message).toContain("not retried: the daily quota is used up until");
+    expect(limited.message).toContain("; not retried");
     expect(limited.toJSON()).toMatchObject({ scope: "daily", resetAt: at, remaining: 0 });
+  });
+
+  it("daily quota used up, reset 3 s ahead: not retried (1 attempt), a RateLimitError with the quota's reset, not a DeadlineExceededError", async () => {
+    const reset = unixSeconds(Date.now()) + 3;
+    server.enqueue({
+      status: 429,
+      headers: {
+        "ratelimit-limit": "1000",
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": String(reset),
+      },
+      body: { error: "daily quota exceeded" },
+    });
+    const started = Date.now();
+    const error = await rejection(
+      testApi(server.url).request("getThing", {}, { deadlineMs: 10_000 }),
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(server.requests).toHaveLength(1);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).scope).toBe("daily");
+    expect((error as RateLimitError).resetAt?.getTime()).toBe(reset * 1000);
+    expect((error as RateLimitError).attempts).toBe(1);
+  });
+
+  it("states each figure once: a server text naming the limit, and the reset only in 'try again after' (#35)", async () => {
+    const reset = unixSeconds(Date.now()) + 3600;
+    server.enqueue({
+      status: 429,
+      headers: {
+        "ratelimit-limit": "1000",
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": String(reset),
+      },
+      body: { error: "rate limit: daily quota of 1000 requests used up" },
+    });
+    const error = (await rejection(testApi(server.url).request("getThing", {}))) as RateLimitError;
+    const count = (text: string) => error.message.split(text).length - 1;
+    expect(count("1000")).toBe(1);
+    expect(count(new Date(reset * 1000).toISOString().slice(0, 19))).toBe(1);
+    expect(error.message).toBe(
+      "429 Too Many Requests: rate limit: daily quota of 1000 requests used up (GET " +
+        `${server.url}/thing); daily quota used up; try again after ` +
+        `${new Date(reset * 1000).toISOString()}; not retried`,
+    );
   });
 
   it("burst reset 1 s ahead, no Retry-After: the second attempt comes after the reset and succeeds", async () => {

@@ -1,7 +1,8 @@
 // One instance of a service for the scale proof: its own logs client with its own Redis limiter
 // (or none), warm before it starts. Prints `ready`, starts on a line from stdin, then calls
 // `logs.list({ count: 1 })` with `inFlight` calls at a time until `durationMs` have passed, and prints
-// one JSON line: { calls, sent, errors, firstMs, lastMs, warnings: [{ at, message }] } and exits.
+// one JSON line: { calls, errors, firstMs, lastMs, answeredAt: [Unix ms of each answered call],
+// warnings: [{ at, message }] } and exits.
 // argv: baseUrl token redisUrl|none durationMs inFlight
 import { createInterface } from "node:readline";
 import { createLogsClient } from "@api-clients/logs-client";
@@ -29,11 +30,13 @@ const firstMs = Date.now();
 const until = firstMs + Number(duration);
 let calls = 0;
 const errors = {};
+const answeredAt = [];
 async function loop() {
   while (Date.now() < until) {
     calls++;
     try {
       await logs.list({ count: 1 });
+      answeredAt.push(Date.now());
     } catch (error) {
       const name = error?.name ?? "Error";
       errors[name] = (errors[name] ?? 0) + 1;
@@ -42,6 +45,6 @@ async function loop() {
 }
 await Promise.all(Array.from({ length: Number(inFlight) }, loop));
 process.stdout.write(
-  `${JSON.stringify({ calls, errors, firstMs, lastMs: Date.now(), warnings })}\n`,
+  `${JSON.stringify({ calls, errors, firstMs, lastMs: Date.now(), answeredAt, warnings })}\n`,
 );
 await rateLimiter?.close();
