@@ -6,15 +6,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { SPEC_CLIENTS as SPECS, beforeOne as isBeforeOne } from "./lib/release-base.mjs";
 import { breakingChanges } from "./lib/spec-diff.mjs";
 
 const root = process.cwd();
-/** Which package each spec feeds (its users see the breaking change). */
-const SPECS = {
-  "specs/logs.openapi.yaml": "@api-clients/logs-client",
-  "specs/management.openapi.yaml": "@api-clients/management-client",
-};
-
 function git(...args) {
   return execFileSync("git", args, {
     cwd: root,
@@ -36,13 +31,7 @@ function defaultRef() {
   }
 }
 
-/** Whether a package is before 1.0 (semver's 0.x: a minor version may break). */
-function beforeOne(name) {
-  const manifest = join(root, "packages", name.replace(/^@api-clients\//, ""), "package.json");
-  return (
-    existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).version.startsWith("0.")
-  );
-}
+const beforeOne = (name) => isBeforeOne(root, name);
 
 /**
  * Packages that a pending changeset bumps to a new major version (or, before 1.0, a new minor one,

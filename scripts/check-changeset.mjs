@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { REPO_ROOT } from "./lib/pack.mjs";
+import { changesetBase } from "./lib/release-base.mjs";
 
 const git = (...args) =>
   spawnSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).stdout?.trim() ?? "";
@@ -26,12 +27,10 @@ export function needsChangeset(files, added) {
 }
 
 function main() {
-  const wanted = process.argv[2] ?? process.env.CHANGESET_BASE;
-  const base = [wanted, "main", "origin/main"]
-    .filter(Boolean)
-    .find((ref) => git("rev-parse", "--verify", "--quiet", `${ref}^{commit}`) !== "");
-  const mergeBase = base === undefined ? "" : git("merge-base", "HEAD", base);
-  if (mergeBase === "") {
+  const found = changesetBase(REPO_ROOT, process.argv[2] ?? process.env.CHANGESET_BASE);
+  const base = found?.ref;
+  const mergeBase = found?.commit;
+  if (mergeBase === undefined) {
     console.log("check:changeset: no base branch to compare with (main, origin/main); skipped");
   } else {
     // The working tree counts too: a change not committed yet needs its changeset as well.

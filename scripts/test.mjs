@@ -10,6 +10,7 @@
 // that cannot be downloaded counts as a failure, with the reason). Before the closing line, one line says
 // what was downloaded and how long it took, or that nothing was.
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { summarise } from "./lib/test-summary.mjs";
 import { downloadSummary } from "./lib/tool-download.mjs";
 import { nodeBinary } from "./lib/node-binary.mjs";
+import { onceWarnings } from "./lib/once-warnings.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"];
@@ -38,15 +40,28 @@ function suiteDirs() {
   return dirs.filter((dir) => existsSync(join(dir, "vitest.config.ts")));
 }
 
-/** Runs a command with the terminal's output; resolves to its exit code. */
+const printOnce = onceWarnings();
+
+/** Copies a child's output stream line by line, each repeated warning once (`onceWarnings`). */
+function forward(stream, to) {
+  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
+    if (printOnce(line)) to.write(`${line}\n`);
+  });
+}
+
+/** Runs a command with its output passed on (each repeated warning once); resolves to its exit code. */
 function run(command, args, cwd = root) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: "inherit", env: process.env });
+    const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
+    const child = spawn(command, args, { cwd, stdio: ["inherit", "pipe", "pipe"], env });
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
     child.once("error", (error) => {
       console.error(`test: ${command}: ${error.message}`);
       resolve(-1);
     });
-    child.once("exit", (code, signal) => resolve(signal ? `${signal}` : code));
+    // "close", not "exit": every line of its output is passed on first.
+    child.once("close", (code, signal) => resolve(signal ? `${signal}` : code));
   });
 }
 

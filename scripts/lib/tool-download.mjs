@@ -26,6 +26,7 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -318,6 +319,8 @@ function sweepPartials(tools) {
  * @param {string} options.spec `name@version`, pinned
  * @param {string} [options.package] the package whose folder is wanted (default: the spec's name)
  * @param {string} options.file a file of that folder that is there once it is installed
+ * @param {Record<string, string>} [options.overrides] npm `overrides` for the install (written into
+ *   the install folder's `package.json`), e.g. to pin a dependency whose dist-tag a mirror lacks
  * @param {string} [options.cache] default {@link cacheDir}()
  * @param {NodeJS.ProcessEnv} [options.env]
  * @param {number} [options.deadline]
@@ -329,6 +332,7 @@ export async function ensureCachedNpmTool({
   spec,
   package: pkg = spec.replace(/(.)@.*$/, "$1"),
   file,
+  overrides,
   cache = cacheDir(),
   ledger = process.env.TOOL_DOWNLOAD_LEDGER ?? "",
   log = (line) => console.error(line),
@@ -363,7 +367,12 @@ export async function ensureCachedNpmTool({
         spec,
       ],
       installed: () => existsSync(join(folder(partial), file)),
-      reset: () => rmSync(partial, { recursive: true, force: true }),
+      reset: () => {
+        rmSync(partial, { recursive: true, force: true });
+        if (overrides === undefined) return;
+        mkdirSync(partial, { recursive: true });
+        writeFileSync(join(partial, "package.json"), JSON.stringify({ private: true, overrides }));
+      },
     });
     if (existsSync(entry) && !existsSync(join(folder(entry), file))) {
       // Not a complete install (made by hand, or by an older layout): out of the way, atomically too.

@@ -1,63 +1,34 @@
 #!/usr/bin/env node
 // A throw-away npm registry on 127.0.0.1 (Verdaccio 6) for rehearsing a release: no uplinks, storage in a
 // temporary folder, anyone may publish. Verdaccio stays out of the workspace's dependencies: it is
-// installed on first use into `.tools/verdaccio/` (gitignored) together with the Node 22 it needs (from
-// the `node` package), and reused while its manifest is unchanged.
+// downloaded once per machine into the cache of runtimes outside the clone (`~/.cache/api-clients/tools/`,
+// scripts/lib/tool-download.mjs `ensureCachedNpmTool`), and runs on the cached Node 22 the Node matrix
+// of `pnpm test` uses (scripts/lib/node-binary.mjs).
 //
 //   node scripts/release/verdaccio.mjs   start one, print its URL and an .npmrc, stop on Ctrl-C
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureTool } from "../lib/tool-download.mjs";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-
-/** Where the registry and its Node are installed. */
-export const TOOL_DIR = join(root, ".tools", "verdaccio");
+import { nodeBinary } from "../lib/node-binary.mjs";
+import { ensureCachedNpmTool } from "../lib/tool-download.mjs";
 
 /**
- * The tool folder's manifest. Verdaccio 6 runs on Node ≥ 22 only, and one of its dependencies asks for
+ * Verdaccio, pinned. Verdaccio 6 runs on Node ≥ 22 only, and one of its dependencies asks for
  * `node-fetch@cjs`, a dist-tag the registry mirror lacks: the override pins it to the version it names.
  */
-const MANIFEST = {
-  name: "api-clients-verdaccio-tool",
-  private: true,
-  description: "Installed by scripts/release/verdaccio.mjs; not part of the workspace.",
-  dependencies: { verdaccio: "6.10.4", node: "22.23.3" },
+const VERDACCIO = {
+  spec: "verdaccio@6.10.4",
+  file: "bin/verdaccio",
   overrides: { "node-fetch@cjs": "2.7.0" },
 };
 
-const nodeBin = join(TOOL_DIR, "node_modules", "node", "bin", "node");
-const verdaccioBin = join(TOOL_DIR, "node_modules", "verdaccio", "bin", "verdaccio");
-
-/** Installs Verdaccio and Node 22 into {@link TOOL_DIR} unless the same manifest is already installed. */
+/** Verdaccio and the Node 22 it runs on, from the machine's cache (downloaded into it when missing). */
 export async function ensureVerdaccio() {
-  const manifestFile = join(TOOL_DIR, "package.json");
-  const want = `${JSON.stringify(MANIFEST, null, 2)}\n`;
-  const installed = () =>
-    existsSync(nodeBin) &&
-    existsSync(verdaccioBin) &&
-    existsSync(manifestFile) &&
-    readFileSync(manifestFile, "utf8") === want;
-  try {
-    await ensureTool({
-      name: `verdaccio@${MANIFEST.dependencies.verdaccio} and node@${MANIFEST.dependencies.node}`,
-      command: "npm",
-      args: ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"],
-      cwd: TOOL_DIR,
-      installed,
-      reset: () => {
-        mkdirSync(TOOL_DIR, { recursive: true });
-        writeFileSync(manifestFile, want);
-      },
-    });
-  } catch (error) {
-    rmSync(manifestFile, { force: true }); // the next run tries again
-    throw error;
-  }
+  const nodeBin = await nodeBinary(22);
+  const verdaccioBin = join(await ensureCachedNpmTool(VERDACCIO), VERDACCIO.file);
   return { nodeBin, verdaccioBin };
 }
 

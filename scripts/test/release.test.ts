@@ -173,7 +173,10 @@ describe("release loop: changeset, version, publish to a local registry, fresh n
       (async () => {
         const began = Date.now();
         const value = await startVerdaccio();
-        timings.push(["start Verdaccio (installed into .tools/ on first use)", Date.now() - began]);
+        timings.push([
+          "start Verdaccio (from the per-machine cache, downloaded into it on first use)",
+          Date.now() - began,
+        ]);
         return value;
       })(),
       (async () => {

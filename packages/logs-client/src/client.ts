@@ -16,7 +16,7 @@ import {
 import { operations } from "./generated/operations.js";
 import type { operations as Operations, paths } from "./generated/schema.js";
 import { readLogPage } from "./page.js";
-import { toWireQuery } from "./params.js";
+import { logsQueryRules, toWireQuery } from "./params.js";
 import type { IterateLogsParams, ListLogsParams, LogEntry, LogPage } from "./types.js";
 import { USER_AGENT } from "./version.js";
 
@@ -109,6 +109,7 @@ export function createLogsClient(options: LogsClientOptions = {}): LogsClient {
     userAgent: USER_AGENT,
     operations,
     check: checkQuery,
+    queryRules: logsQueryRules,
   });
 
   const listAt = (id: "listLogs" | "listEvents", query: object, call?: RequestOptions) =>

@@ -21,9 +21,24 @@ function upperCase(state: unknown): unknown {
 }
 
 /**
- * Turns `list()` parameters into the wire's query: dates to Unix ms, states upper case, and `fromDate`
- * not after `toDate`. Every other rule (known names, types, bounds) is the spec's, checked by the
- * request pipeline before anything is sent.
+ * The logs API's own query rules, the one owner for `list()`, `request()` and `raw` alike (the
+ * request path runs it on every query as it is serialized): `state` sent upper case (the service
+ * documents upper case only), and `fromDate` not after `toDate`. Returns a copy when it changes
+ * `state`; throws a `ValidationError` to refuse.
+ */
+export function logsQueryRules(query: Record<string, unknown>): Record<string, unknown> {
+  const from = query["fromDate"];
+  const to = query["toDate"];
+  if (typeof from === "number" && typeof to === "number" && from > to) {
+    throw new ValidationError("fromDate", "must not be later than toDate");
+  }
+  const state = query["state"];
+  return state === undefined ? query : { ...query, state: upperCase(state) };
+}
+
+/**
+ * Turns `list()` parameters into the wire's query: dates to Unix ms. Every other rule is the
+ * request path's: the spec's (known names, types, bounds) and {@link logsQueryRules}.
  */
 export function toWireQuery(params: ListLogsParams | undefined): WireQuery {
   if (params === undefined) return {};
@@ -35,13 +50,8 @@ export function toWireQuery(params: ListLogsParams | undefined): WireQuery {
     if (name === "fromDate" || name === "toDate") {
       if (value !== undefined) query[name] = toMillis(value as Instant, name);
     } else {
-      query[name] = name === "state" ? upperCase(value) : value;
+      query[name] = value;
     }
-  }
-  const from = query["fromDate"] as number | undefined;
-  const to = query["toDate"] as number | undefined;
-  if (from !== undefined && to !== undefined && from > to) {
-    throw new ValidationError("fromDate", "must not be later than toDate");
   }
   return query as WireQuery;
 }

@@ -76,6 +76,12 @@ export interface ApiConfig {
    * checks, for the methods, `request()` and `raw` alike; each throws a `ValidationError` to refuse.
    */
   readonly bodyChecks?: Readonly<Record<string, (body: unknown) => void>>;
+  /**
+   * The API's own rules for every query, run as it is serialized, for the methods, `request()` and
+   * `raw` alike (a value sent upper case, a bound not after another): returns the query to send (a
+   * copy when it changes one) or throws a `ValidationError` to refuse.
+   */
+  readonly queryRules?: (query: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** The path parameters, query and JSON body of one call. */
@@ -138,11 +144,13 @@ interface Call {
   answer?: RawAnswer;
 }
 
-/** What a raw call resolves to for an error answer. */
-interface RawAnswer {
-  readonly error: unknown;
-  readonly response: Response;
-}
+/**
+ * What a raw call resolves to for an error answer: `{ error }`, or, for an `x-already-applied`
+ * answer, the acknowledgement `{ data: "OK" }` the methods resolve on (the real response kept).
+ */
+type RawAnswer =
+  | { readonly error: unknown; readonly response: Response }
+  | { readonly data: "OK"; readonly response: Response };
 
 /**
  * Marks the error of a retried state-changing call whose earlier attempt had an unknown outcome
@@ -606,8 +614,9 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
 
   /**
    * A final non-2xx answer, its body read whole: decoded, redacted and parsed once into the typed
-   * error. `request()` gets that error thrown (or, for an `x-already-applied` answer, a success);
-   * `raw` gets the redacted response, and the parsed body as openapi-fetch's `{ error }` (see `raw`).
+   * error. `request()` gets that error thrown; `raw` gets the redacted response, and the parsed body
+   * as openapi-fetch's `{ error }` (see `raw`). An `x-already-applied` answer is a success for both:
+   * `request()` resolves, `raw` gets `{ data: "OK" }` with the real response.
    */
   function failed(
     call: Call,
@@ -654,10 +663,13 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
     }
     const buffered = new BufferedResponse(encoder.encode(text), response, exchange, headers);
     // The body kept too deep is not a value to hand back: openapi-fetch parses the text as before.
-    if (!tooDeep) call.answer = { error: body, response: buffered };
+    if (call.applied) call.answer = { data: "OK", response: buffered };
+    else if (!tooDeep) call.answer = { error: body, response: buffered };
     return buffered;
   }
 
+  const serializeQuery = createQuerySerializer();
+  const rules = config.queryRules;
   /** The answers of raw calls, each behind the empty stand-in openapi-fetch was handed for it. */
   const answers = new WeakMap<Response, RawAnswer>();
   const client = createClient<Paths>({
@@ -669,7 +681,11 @@ export function createApi<Paths extends {}>(config: ApiConfig): Api<Paths> {
       serialized = { value: body, text };
       return text;
     },
-    querySerializer: checkedSerializer(createQuerySerializer(), "query", (query) => query),
+    querySerializer: checkedSerializer(
+      (query: Record<string, unknown>) => serializeQuery(rules ? rules(query) : query),
+      "query",
+      (query) => query,
+    ),
     pathSerializer: checkedSerializer(defaultPathSerializer, "path", (_path, params) => params),
   });
   client.use(middleware, {

@@ -114,13 +114,15 @@ describe("acknowledgements: every 2xx resolves, one rule for request() and raw",
     expect(error).toBeInstanceOf(ConflictError);
   });
 
-  it("raw hands back the server's answer as it is, even when it says already applied", async () => {
+  it("raw reads an already-applied answer as the acknowledgement, the real response kept", async () => {
     server.enqueue({ status: 400, body: { error: "already enabled" } });
     const result = await testApi(server.url).raw.POST("/toggle/{id}", {
       params: { path: { id: "a" } },
     });
     expect(result.response.status).toBe(400);
-    expect(result.error).toEqual({ error: "already enabled" });
+    expect(result.data).toBe("OK");
+    expect(result.error).toBeUndefined();
+    expect(await result.response.json()).toEqual({ error: "already enabled" });
   });
 });
 

@@ -1,6 +1,7 @@
 // Issue #19, one acknowledgement rule: every 2xx of an acknowledgement operation resolves (through the
 // method and `request()` alike), another string is quoted in exactly one warning event, and
-// `x-already-applied` resolves on a 4xx whose message differs in case while a 500 saying the same throws.
+// `x-already-applied` resolves on a 4xx whose message differs in case while a 500 saying the same throws;
+// `raw` reads that answer as the same success (`{ data: "OK" }`, the real response kept).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { InternalServerError, type LogEvent, type ManagementClient } from "../../src/index.js";
 import {
@@ -84,5 +85,39 @@ describe.each([
     const error = await rejection(enable(m));
     expect(error).toBeInstanceOf(InternalServerError);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("x-already-applied: the method and raw have the same outcome", () => {
+  const ALREADY = {
+    status: 400,
+    body: { error: "Auto Upgrade is ALREADY ENABLED for this database" },
+  };
+
+  it("the method resolves; raw resolves to the acknowledgement with the service's response", async () => {
+    server.enqueue(ALREADY);
+    await expect(m.databases.enableAutoUpgrade("db")).resolves.toBeUndefined();
+    server.enqueue(ALREADY);
+    const result = await m.raw.POST("/v2/redis/enable-autoupgrade/{id}", {
+      params: { path: { id: "db" } },
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.data).toBe("OK");
+    expect(result.response.status).toBe(400);
+    expect(await result.response.json()).toEqual(ALREADY.body);
+    expect(server.requests).toHaveLength(2);
+    expect(events.filter((event) => event.type === "error")).toEqual([]);
+  });
+
+  it("another 400 stays an error for both", async () => {
+    const other = { status: 400, body: { error: "database not found" } };
+    server.enqueue(other);
+    await expect(m.databases.enableAutoUpgrade("db")).rejects.toMatchObject({ status: 400 });
+    server.enqueue(other);
+    const result = await m.raw.POST("/v2/redis/enable-autoupgrade/{id}", {
+      params: { path: { id: "db" } },
+    });
+    expect(result.data).toBeUndefined();
+    expect(result.error).toEqual(other.body);
   });
 });

@@ -1,5 +1,5 @@
 // The MCP conformance suite's server scenarios against this server over Streamable HTTP, on Node 22
-// (the suite's CLI needs it; installed into .tools/ on first use, as `pnpm test`'s matrix does). The
+// (the suite's CLI needs it; from the per-machine cache of runtimes, as `pnpm test`'s matrix). The
 // scenarios that need the suite's fixture server are listed, with why, in expected-failures.yml; the
 // suite fails on any other failure and on a listed scenario that passes.
 import { spawn } from "node:child_process";
