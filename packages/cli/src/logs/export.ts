@@ -186,9 +186,12 @@ async function fileSink(path: string, append: boolean, atByte: number | undefine
       return size;
     },
     async write(chunk) {
+      // Encoded once: the bytes written are the bytes counted (no second pass over the page).
+      const bytes = Buffer.from(chunk);
       try {
-        await handle.writeFile(chunk);
-        size += Buffer.byteLength(chunk);
+        for (let at = 0; at < bytes.length;)
+          at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+        size += bytes.length;
       } catch (error) {
         await handle.truncate(size).catch(() => {});
         throw error;
