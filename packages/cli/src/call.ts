@@ -1,9 +1,10 @@
 // `api-clients call <operationId>`: any operation of either API, from the generated operation table,
 // sent through the client's `request()` (its checks, retries, timeouts and typed errors).
-import { readFile } from "node:fs/promises";
-import { UsageError, type Context } from "./context.js";
-import { inputHint, readInput, type CliOperation } from "./operations.js";
-import { dryRun, formatRequest, send, type SendInput } from "./send.js";
+import type { CliCommand, FlagSpec } from "./command.js";
+import type { Consent } from "./confirm.js";
+import { UsageError } from "./context.js";
+import { allOperations, inputHint, readInput, type CliOperation } from "./operations.js";
+import { dryRun, formatRequest, readBody, send, type SendInput } from "./send.js";
 import { safeJson } from "./output/safe.js";
 
 /** The help text after the options of `call <operationId> --help`: what it does, parameters and body. */
@@ -90,56 +91,79 @@ export function readParams(
   return out;
 }
 
-/** Reads `--body`: JSON text, `@file`, or `@-` for standard input. */
-export async function readBody(ctx: Context, value: string): Promise<unknown> {
-  let text = value;
-  if (value.startsWith("@")) {
-    const file = value.slice(1);
-    try {
-      text = file === "-" ? await readStream(ctx.io.stdin) : await readFile(file, "utf8");
-    } catch (error) {
-      throw new UsageError(
-        `--body: cannot read ${file === "-" ? "standard input" : file}: ${(error as Error).message}`,
-      );
-    }
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--body: not valid JSON (${(error as Error).message})`);
-  }
+/** What `call` sends. */
+export interface CallInput {
+  input: SendInput;
+  dryRun: boolean;
+  consent: Consent;
 }
 
-async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = "";
-  stream.setEncoding("utf8");
-  for await (const chunk of stream) text += chunk as string;
-  return text;
+/** `api-clients call <operationId>` for one operation. */
+export function callCommand(op: CliOperation): CliCommand<CallInput> {
+  const flags: FlagSpec[] = [];
+  if (op.irreversible)
+    flags.push({
+      flags: "-y, --yes",
+      description: "send without asking: it cannot be undone (needed without a terminal)",
+    });
+  flags.push(
+    {
+      flags: "-p, --param <name=value>",
+      description: "a path or query parameter (repeat for several; see below)",
+      repeat: true,
+      fills: op.inputs.filter((i) => i.in !== "body").map((i) => i.name),
+      shown: (name) => `--param ${name}`,
+      values: op.inputs.filter((i) => i.in !== "body").map((i) => `${i.name}=`),
+    },
+    {
+      flags: "--body <json>",
+      description: "the JSON request body: inline, @file, or @- for stdin",
+    },
+    { flags: "--dry-run", description: "print the request that would be sent, and send nothing" },
+  );
+  return {
+    path: ["call", op.id],
+    summary: `${op.method} ${op.path}: ${op.summary}`,
+    help: operationHelp(op),
+    flags,
+    async read(_args, opts, env) {
+      const input = readParams(op, (opts["param"] as string[] | undefined) ?? [], env.warn);
+      const body =
+        typeof opts["body"] === "string" ? await readBody(env.stdin, opts["body"]) : undefined;
+      if (op.body === undefined && body !== undefined)
+        throw new UsageError(`--body: ${op.id} takes no request body`);
+      if (op.body?.required && body === undefined)
+        throw new UsageError(`--body: ${op.id} requires a JSON body (see --help)`);
+      if (body !== undefined) input.body = body;
+      const resource = Object.values(input.path ?? {})
+        .map((value) => String(value))
+        .join(" ");
+      return {
+        input,
+        dryRun: opts["dryRun"] === true,
+        consent: { yes: opts["yes"] === true, resource },
+      };
+    },
+    async run(ctx, { input, dryRun: dry, consent }) {
+      if (dry) {
+        ctx.out(formatRequest(ctx, await dryRun(ctx, op, input)));
+        ctx.err("(dry run: nothing was sent)");
+        return;
+      }
+      const result = await send(ctx, op, input, consent);
+      const shown =
+        op.success === "acknowledgement" && (result === undefined || result === "") ? "OK" : result;
+      if (shown !== undefined) ctx.out(safeJson(shown, 2) + "\n");
+    },
+  };
 }
 
-/** Sends one operation and prints its result as JSON (`"OK"` for an acknowledgement). */
-export async function callOperation(
-  ctx: Context,
-  op: CliOperation,
-  options: { param?: string[]; body?: string; dryRun?: boolean; yes?: boolean },
-): Promise<void> {
-  const input = readParams(op, options.param ?? [], (message) => ctx.err(message));
-  const body = options.body === undefined ? undefined : await readBody(ctx, options.body);
-  if (op.body === undefined && body !== undefined)
-    throw new UsageError(`--body: ${op.id} takes no request body`);
-  if (op.body?.required && body === undefined)
-    throw new UsageError(`--body: ${op.id} requires a JSON body (see --help)`);
-  if (body !== undefined) input.body = body;
-  if (options.dryRun === true) {
-    ctx.out(formatRequest(ctx, await dryRun(ctx, op, input)));
-    ctx.err("(dry run: nothing was sent)");
-    return;
-  }
-  const resource = Object.values(input.path ?? {})
-    .map((value) => String(value))
-    .join(" ");
-  const result = await send(ctx, op, input, { yes: options.yes === true, resource });
-  const shown =
-    op.success === "acknowledgement" && (result === undefined || result === "") ? "OK" : result;
-  if (shown !== undefined) ctx.out(safeJson(shown, 2) + "\n");
-}
+/** Every `call` command, one per operation of either API. */
+export const callCommands = (): CliCommand<CallInput>[] => allOperations().map(callCommand);
+
+/** The `call` group. */
+export const CALL_GROUP = {
+  name: "call",
+  summary: "any operation of either API by its operationId (`api-clients call --help` lists them)",
+  help: "\nEach operation has its own help: api-clients call <operationId> --help\nThe result is printed as JSON.",
+};

@@ -5,10 +5,10 @@
  */
 import { CommanderError } from "commander";
 import type { Io } from "./context.js";
+import { allCommands, COMMAND_GROUPS } from "./commands.js";
 import { buildProgram } from "./program.js";
-import type { RunState } from "./run-state.js";
 import { renderWaterfall } from "./output/trace.js";
-import { ExitCode, report } from "./report.js";
+import { CommandFailure, ExitCode, report } from "./report.js";
 
 export { ExitCode } from "./report.js";
 export type { Io } from "./context.js";
@@ -26,19 +26,16 @@ export interface RunOptions extends Partial<Io> {
  * const code = await run(["logs", "list", "--state", "FAILED", "--json"]);
  */
 export async function run(args: readonly string[], options: RunOptions = {}): Promise<number> {
-  const state: RunState = {
-    io: {
-      stdout: options.stdout ?? process.stdout,
-      stderr: options.stderr ?? process.stderr,
-      stdin: options.stdin ?? process.stdin,
-      env: options.env ?? process.env,
-    },
-    signal: options.signal ?? new AbortController().signal,
-    context: undefined,
-    command: undefined,
+  const io: Io = {
+    stdout: options.stdout ?? process.stdout,
+    stderr: options.stderr ?? process.stderr,
+    stdin: options.stdin ?? process.stdin,
+    env: options.env ?? process.env,
   };
+  const signal = options.signal ?? new AbortController().signal;
   try {
-    await buildProgram(state).parseAsync([...args], { from: "user" });
+    const program = buildProgram(io, signal, allCommands(), COMMAND_GROUPS);
+    await program.parseAsync([...args], { from: "user" });
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -47,8 +44,9 @@ export async function run(args: readonly string[], options: RunOptions = {}): Pr
         ? ExitCode.ok
         : ExitCode.usage;
     }
-    return report(error, state);
-  } finally {
-    if (state.trace) state.io.stderr.write(renderWaterfall(state.trace.stop()));
+    const code = report(error, io, signal);
+    if (error instanceof CommandFailure && error.trace !== undefined)
+      io.stderr.write(renderWaterfall(error.trace));
+    return code;
   }
 }

@@ -7,9 +7,11 @@ import {
 } from "@api-clients/logs-client";
 import { InterruptedError, UsageError } from "./context.js";
 import { colorEnabled, colorsFor } from "./output/colors.js";
+import type { Command } from "commander";
+import { flagFor, type CliCommand } from "./command.js";
 import { commandPath, usageLine } from "./command-path.js";
-import { flagFor } from "./fields.js";
-import type { RunState } from "./run-state.js";
+import type { Context, Io } from "./context.js";
+import type { TracedCall } from "./output/trace.js";
 import { safeText } from "./output/safe.js";
 
 /** The exit codes of `api-clients`. */
@@ -43,22 +45,38 @@ const attemptsOf = (error: unknown): number | undefined => {
   return typeof attempts === "number" ? attempts : undefined;
 };
 
-/** Prints the error and returns the exit code. */
-export function report(error: unknown, state: RunState): number {
-  const ctx = state.context;
+/** What a command threw, with the command (value and mounted form), its context and its trace. */
+export class CommandFailure {
+  constructor(
+    readonly error: unknown,
+    readonly spec: CliCommand,
+    readonly command: Command,
+    readonly context: Context | undefined,
+    readonly trace: { calls: TracedCall[]; dropped: number } | undefined,
+  ) {}
+}
+
+/**
+ * Prints what a run threw (a {@link CommandFailure} when its command had started) and returns the
+ * exit code.
+ */
+export function report(thrown: unknown, io: Io, signal: AbortSignal): number {
+  const failure = thrown instanceof CommandFailure ? thrown : undefined;
+  const error = failure ? failure.error : thrown;
+  const ctx = failure?.context;
   const redact = (text: string) => (ctx ? ctx.redact(text) : text);
-  const colors = ctx?.errColors ?? colorsFor(colorEnabled(state.io.stderr, state.io.env, true));
+  const colors = ctx?.errColors ?? colorsFor(colorEnabled(io.stderr, io.env, true));
   const verbose = ctx?.options.verbose === true;
   const lines: string[] = [];
   let code: number = ExitCode.failure;
   const usage = () => {
-    if (state.command) {
-      lines.push(usageLine(state.command));
-      lines.push(`Run "${commandPath(state.command)} --help" for details.`);
+    if (failure) {
+      lines.push(usageLine(failure.command));
+      lines.push(`Run "${commandPath(failure.command)} --help" for details.`);
     }
   };
 
-  if (error instanceof InterruptedError || (state.signal.aborted && !(error instanceof ApiError))) {
+  if (error instanceof InterruptedError || (signal.aborted && !(error instanceof ApiError))) {
     code = ExitCode.interrupted;
     lines.push(colors.yellow("api-clients: interrupted"));
   } else if (error instanceof UsageError) {
@@ -68,7 +86,7 @@ export function report(error: unknown, state: RunState): number {
   } else if (error instanceof ValidationError) {
     code = ExitCode.usage;
     const flag =
-      (state.command === undefined ? undefined : flagFor(state.command, error.field)) ??
+      (failure === undefined ? undefined : flagFor(failure.spec, error.field)) ??
       OPTION_FLAGS[error.field];
     const field = flag === undefined ? error.field : `${flag} (${error.field})`;
     lines.push(`${colors.red("api-clients:")} invalid ${safeText(field)}: ${safeText(error.rule)}`);
@@ -101,6 +119,6 @@ export function report(error: unknown, state: RunState): number {
   if (ctx) for (const note of ctx.notes) lines.push(safeText(note));
   if (verbose && error instanceof Error && error.stack && code !== ExitCode.interrupted)
     lines.push(colors.dim(safeText(error.stack)));
-  state.io.stderr.write(lines.map(redact).join("\n") + "\n");
+  io.stderr.write(lines.map(redact).join("\n") + "\n");
   return code;
 }

@@ -1,7 +1,8 @@
 // Sends one operation through its client's public `request()`: the pipeline's own checks, retries,
 // timeouts and typed errors (with their attempts and notes), for `call` and every management command.
 // `--dry-run` sends it through a client whose `fetch` only records the request.
-import type { ApiName, Context } from "./context.js";
+import { readFile } from "node:fs/promises";
+import { UsageError, type ApiName, type Context } from "./context.js";
 import { confirmCall, type Consent } from "./confirm.js";
 import type { CliOperation } from "./operations.js";
 
@@ -80,4 +81,31 @@ export function formatRequest(ctx: Context, request: CapturedRequest): string {
   }
   if (request.body !== "") lines.push("", ctx.redact(request.body));
   return lines.join("\n") + "\n";
+}
+
+/** Reads `--body`: JSON text, `@file`, or `@-` for standard input. */
+export async function readBody(stdin: NodeJS.ReadableStream, value: string): Promise<unknown> {
+  let text = value;
+  if (value.startsWith("@")) {
+    const file = value.slice(1);
+    try {
+      text = file === "-" ? await readStream(stdin) : await readFile(file, "utf8");
+    } catch (error) {
+      throw new UsageError(
+        `--body: cannot read ${file === "-" ? "standard input" : file}: ${(error as Error).message}`,
+      );
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--body: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) text += chunk as string;
+  return text;
 }

@@ -3,8 +3,17 @@
 // entry before the printed cursor exactly once.
 import { fstatSync, ftruncateSync, statSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { entryDate, type IterateLogsParams, type LogEntry } from "@api-clients/logs-client";
-import { UsageError, type Context } from "../context.js";
+import {
+  entryDate,
+  type IterateLogsParams,
+  type ListLogsParams,
+  type LogEntry,
+} from "@api-clients/logs-client";
+import { UsageError, type Context, type GlobalOptions } from "../context.js";
+import { defineCommand } from "../command.js";
+import { readValue } from "../operations.js";
+import { LIMIT_HELP, logFilters, readFilters, readLimit } from "./filters.js";
+import { commandLine, filterArgs, globalArgs, pinWindow, withoutPassword } from "./window.js";
 import { csvField, csvRow } from "../output/csv.js";
 import { count, Progress } from "../output/progress.js";
 import { safeJson, safeText } from "../output/safe.js";
@@ -177,9 +186,12 @@ async function fileSink(path: string, append: boolean, atByte: number | undefine
       return size;
     },
     async write(chunk) {
+      // Encoded once: the bytes written are the bytes counted (no second pass over the page).
+      const bytes = Buffer.from(chunk);
       try {
-        await handle.writeFile(chunk);
-        size += Buffer.byteLength(chunk);
+        for (let at = 0; at < bytes.length;)
+          at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+        size += bytes.length;
       } catch (error) {
         await handle.truncate(size).catch(() => {});
         throw error;
@@ -319,3 +331,124 @@ export async function exportLogs(
   }
   throw failure;
 }
+
+const { filters, flags } = logFilters(
+  [],
+  [
+    {
+      flags: "--format <format>",
+      description: "ndjson or csv (default: csv when --out ends in .csv, else ndjson)",
+      values: ["ndjson", "csv"],
+    },
+    { flags: "-o, --out <file>", description: "write to this file instead of stdout" },
+    {
+      flags: "--append",
+      description:
+        "append to --out instead of replacing it (to resume; CSV then writes no second header)",
+    },
+    {
+      flags: "--at-byte <bytes>",
+      description:
+        "with --append: first cut --out back to this size (what the printed resume command gives)",
+    },
+    {
+      flags: "--columns <names>",
+      description: `CSV columns, comma-separated (default: ${DEFAULT_CSV_COLUMNS.join(",")})`,
+    },
+    { flags: "--limit <n>", description: LIMIT_HELP },
+    { flags: "--no-progress", description: "no progress line on stderr" },
+    {
+      flags: "--redis-url <url>",
+      description:
+        "share the account's rate limit with other exports through this Redis (redis://host:port)",
+    },
+  ],
+);
+
+/** `--columns`: the CSV columns, each an entry's own field name. */
+function readColumns(raw: unknown): string[] {
+  const columns =
+    typeof raw === "string"
+      ? raw
+          .split(",")
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : [...DEFAULT_CSV_COLUMNS];
+  if (columns.length === 0) throw new UsageError("--columns: name at least one column");
+  // A column is an entry's own field, never a member every object has (`constructor`, `__proto__`).
+  const inherited = columns.find((c) => c in Object.prototype);
+  if (inherited !== undefined)
+    throw new UsageError(`--columns: ${JSON.stringify(inherited)} is not a field of an entry`);
+  return columns;
+}
+
+/** `api-clients logs export`. */
+export const exportCommand = defineCommand({
+  path: ["logs", "export"],
+  summary: "every matching entry to NDJSON or CSV, page by page, with progress on stderr",
+  help: "\nThe window is fixed when the export starts: a time ago (--from 1h) is resolved once, and\nwithout --to it ends at that moment. On Ctrl-C or a failure it prints the command that\nresumes it: the same window as Unix ms (--from <ms> --to <ms>), --cursor <cursor>, and\n--append to continue the same --out file. The two runs then hold every entry of the\nwindow once, however many arrived in between.",
+  flags,
+  read: (_args, opts, env) => {
+    const out = opts["out"] as string | undefined;
+    const append = opts["append"] === true;
+    if (append && out === undefined) throw new UsageError("--append: needs --out <file>");
+    const atByte =
+      opts["atByte"] === undefined
+        ? undefined
+        : (readValue(
+            { type: "integer", minimum: 0 },
+            opts["atByte"] as string,
+            "--at-byte",
+          ) as number);
+    if (atByte !== undefined && !append) throw new UsageError("--at-byte: needs --append");
+    const columns = readColumns(opts["columns"]);
+    // The window is fixed once: relative bounds resolved and the end pinned to now, so that the
+    // printed resume command reads the rest of exactly this window.
+    const params = pinWindow(
+      readFilters(opts, filters, env.now, env.warn) as ListLogsParams,
+      env.now,
+    );
+    const format = opts["format"] as string | undefined;
+    const redisUrl = opts["redisUrl"] as string | undefined;
+    const progress = opts["progress"] !== false;
+    const resume = (
+      globals: GlobalOptions,
+      cursor: string,
+      limit: number | undefined,
+      bytes: number | undefined,
+    ): string =>
+      commandLine([
+        "api-clients",
+        "logs",
+        "export",
+        ...globalArgs(globals),
+        ...filterArgs({ ...params, cursor }, filters),
+        ...(out === undefined ? [] : ["--out", out, "--append"]),
+        ...(bytes === undefined ? [] : ["--at-byte", String(bytes)]),
+        ...(format === undefined ? [] : ["--format", format]),
+        ...(typeof opts["columns"] === "string" ? ["--columns", opts["columns"]] : []),
+        ...(limit === undefined ? [] : ["--limit", String(limit)]),
+        ...(progress ? [] : ["--no-progress"]),
+        ...(redisUrl === undefined ? [] : ["--redis-url", withoutPassword(redisUrl)]),
+      ]);
+    return {
+      params,
+      resume,
+      options: {
+        format: exportFormat(format, out),
+        out,
+        append,
+        atByte,
+        columns,
+        progress,
+        redisUrl,
+        limit: readLimit(opts),
+      },
+    };
+  },
+  run: (ctx, { params, resume, options }) =>
+    exportLogs(ctx, params, {
+      ...options,
+      resumeCommand: (cursor, limit, bytes) => resume(ctx.options, cursor, limit, bytes),
+    }),
+});

@@ -1,17 +1,17 @@
 // The filter flags of the logs commands, derived from the `listLogs` parameters in the generated
 // operation table: a parameter added to the spec becomes a flag without code here.
-import { Option, type Command } from "commander";
+import { longFlag, type FlagSpec } from "../command.js";
+import { GLOBAL_LONG_FLAGS } from "../globals.js";
 import { UsageError } from "../context.js";
 import {
   camel,
-  collect,
   findOperation,
   inputHint,
   kebab,
   readInput,
+  readValue,
   type CliInput,
 } from "../operations.js";
-import { fills } from "../fields.js";
 import { parseInstant } from "./instant.js";
 
 /** One filter flag and the query parameter it fills. */
@@ -89,9 +89,10 @@ export function logFilterFlags(
   return flags;
 }
 
-/** Adds the filter flags to a command, with help built from each parameter's schema. */
-export function addFilterOptions(command: Command, flags: readonly FilterFlag[]): void {
+/** The filter flags as flag specs, with help built from each parameter's schema. */
+export function filterSpecs(flags: readonly FilterFlag[]): FlagSpec[] {
   const params = findOperation("listLogs")?.inputs ?? [];
+  const specs: FlagSpec[] = [];
   for (const f of flags) {
     const param = params.find((p) => p.name === f.param) as CliInput;
     const value = f.kind === "date" ? "time" : f.kind === "number" ? "n" : "value";
@@ -101,24 +102,48 @@ export function addFilterOptions(command: Command, flags: readonly FilterFlag[])
         : `${f.param} (${inputHint(param) || "string"})`;
     const description = param.description;
     const text = description === undefined ? about : `${description} ${about}`;
-    const shown = fills(new Option(`${f.short ?? f.flag} <${value}>`, text).argParser(collect), [
-      f.param,
-    ]);
-    command.addOption(shown);
+    const values = param.values;
+    specs.push({
+      flags: `${f.short ?? f.flag} <${value}>`,
+      description: text,
+      fills: [f.param],
+      repeat: true,
+      ...(values === undefined ? {} : { values }),
+    });
     if (f.short !== undefined)
-      command.addOption(new Option(`${f.flag} <${value}>`).argParser(collect).hideHelp());
+      specs.push({ flags: `${f.flag} <${value}>`, repeat: true, hidden: true, fills: [f.param] });
     for (const alias of f.aliases) {
       const deprecated = RENAMED[f.param]?.aliases.includes(alias) === true;
-      const option = new Option(
-        `${alias} <${value}>`,
-        deprecated
+      // A deprecated spelling still works, but is neither shown, completed nor suggested.
+      specs.push({
+        flags: `${alias} <${value}>`,
+        description: deprecated
           ? `deprecated: the same as ${f.short ?? f.flag}`
           : `the same as ${f.short ?? f.flag}`,
-      ).argParser(collect);
-      // A deprecated spelling still works, but is neither shown nor suggested for a mistyped flag.
-      command.addOption(deprecated ? option.hideHelp() : option);
+        repeat: true,
+        ...(deprecated ? { hidden: true } : {}),
+      });
     }
   }
+  return specs;
+}
+
+/**
+ * The filter flags of a logs command whose own flags are `own` (minus the parameters `exclude`): what
+ * `readFilters` reads, and the specs to declare, own flags first.
+ */
+export function logFilters(
+  exclude: readonly string[],
+  own: readonly FlagSpec[],
+): { filters: FilterFlag[]; flags: FlagSpec[] } {
+  const reserved = new Set(GLOBAL_LONG_FLAGS);
+  for (const spec of own) {
+    const flag = longFlag(spec);
+    reserved.add(flag);
+    if (flag.startsWith("--no-")) reserved.add(flag.replace(/^--no-/, "--"));
+  }
+  const filters = logFilterFlags(exclude, reserved);
+  return { filters, flags: [...own, ...filterSpecs(filters)] };
 }
 
 const input = (name: string): CliInput =>
@@ -150,3 +175,13 @@ export function readFilters(
   }
   return params;
 }
+
+/** The help of `--limit`. */
+export const LIMIT_HELP =
+  "stop after this many entries (--page-size sets how many each request asks for)";
+
+/** `--limit`: a whole number of entries, at least 1, or undefined when not given. */
+export const readLimit = (opts: Readonly<Record<string, unknown>>): number | undefined =>
+  opts["limit"] === undefined
+    ? undefined
+    : (readValue({ type: "integer", minimum: 1 }, opts["limit"] as string, "--limit") as number);

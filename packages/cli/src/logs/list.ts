@@ -1,5 +1,7 @@
 import type { ListLogsParams, LogEntry } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
+import { defineCommand } from "../command.js";
+import { LIMIT_HELP, logFilters, readFilters, readLimit } from "./filters.js";
 import { renderTable } from "../output/table.js";
 import { entryColumns } from "./entry-table.js";
 import { safeJson, safeText } from "../output/safe.js";
@@ -59,3 +61,27 @@ export async function listLogs(
     ),
   );
 }
+
+const { filters, flags } = logFilters(
+  [],
+  [
+    {
+      flags: "--json",
+      description: "print the page as JSON ({ events, cursor }) instead of a table",
+    },
+    { flags: "--limit <n>", description: `${LIMIT_HELP}; pages on until it has them` },
+  ],
+);
+
+/** `api-clients logs list`. */
+export const listCommand = defineCommand({
+  path: ["logs", "list"],
+  summary: "one page of log entries as a table, newest first",
+  flags,
+  read: (_args, opts, env) => ({
+    params: readFilters(opts, filters, env.now, env.warn) as ListLogsParams,
+    json: opts["json"] === true,
+    limit: readLimit(opts),
+  }),
+  run: (ctx, input) => listLogs(ctx, input.params, input.json, input.limit),
+});

@@ -3,6 +3,7 @@
 // newest first, oldest first or shuffled gives the same history.
 import type { LogEntry } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
+import { defineCommand } from "../command.js";
 import { count, duration } from "../output/progress.js";
 import { safeJson, safeText } from "../output/safe.js";
 import { renderTable, type Column } from "../output/table.js";
@@ -155,3 +156,16 @@ export async function messageHistory(
     renderTable(rows, columns, { terminalWidth: ctx.terminalWidth, headerStyle: ctx.colors.bold }),
   );
 }
+
+/** `api-clients logs message <messageId>`. */
+export const messageCommand = defineCommand({
+  path: ["logs", "message"],
+  summary:
+    "one message's history: every state oldest first, the time between states, each attempt's status and error",
+  args: [{ name: "messageId", description: "the message id (msg_…)", fills: ["messageId"] }],
+  flags: [
+    { flags: "--json", description: "print { messageId, states, entries } as JSON, oldest first" },
+  ],
+  read: (args, opts) => ({ messageId: args[0] as string, json: opts["json"] === true }),
+  run: (ctx, input) => messageHistory(ctx, input.messageId, input.json),
+});

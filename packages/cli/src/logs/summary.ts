@@ -9,6 +9,9 @@ import { count, Progress } from "../output/progress.js";
 import { safeJson } from "../output/safe.js";
 import { oneLine } from "../output/table.js";
 import { entryTime, localIso, stateColor } from "./entry-table.js";
+import { defineCommand } from "../command.js";
+import { logFilters, readFilters } from "./filters.js";
+import { pinWindow } from "./window.js";
 
 /** What `--by` groups by: the entry field of each choice. */
 export const GROUP_FIELDS = {
@@ -232,3 +235,31 @@ export async function summarizeLogs(
     );
   }
 }
+
+const { filters, flags } = logFilters(
+  ["cursor", "order"],
+  [
+    {
+      flags: "--by <field>",
+      description: "state, url, topic or message",
+      default: "state",
+      values: Object.keys(GROUP_FIELDS),
+    },
+    { flags: "--json", description: "print the counts as JSON" },
+  ],
+);
+
+/** `api-clients logs summary`. */
+export const summaryCommand = defineCommand({
+  path: ["logs", "summary"],
+  summary:
+    "counts over a window by state, url, topic or message: a bar chart per group and failures per hour",
+  help: `\nIt reads every entry of the window (fixed at the start: without --to it ends then) and counts\nthe first ${MAX_GROUPS.toLocaleString("en-US")} distinct groups by name, every later one under "other".`,
+  flags,
+  read: (_args, opts, env) => ({
+    by: groupBy(opts["by"] as string),
+    params: pinWindow(readFilters(opts, filters, env.now, env.warn) as ListLogsParams, env.now),
+    json: opts["json"] === true,
+  }),
+  run: (ctx, input) => summarizeLogs(ctx, input.params, { by: input.by, json: input.json }),
+});

@@ -11,6 +11,10 @@ import type { Context } from "../context.js";
 import { layoutTable, renderHeader, renderRow, type TableLayout } from "../output/table.js";
 import { entryColumns, entryTime } from "./entry-table.js";
 import { safeJson } from "../output/safe.js";
+import { UsageError } from "../context.js";
+import { defineCommand } from "../command.js";
+import { readValue } from "../operations.js";
+import { logFilters, readFilters, readLimit } from "./filters.js";
 
 /** How far behind the newest entry seen a poll still checks for entries it has not shown (ms). */
 export const LATE_WINDOW_MS = 10_000;
@@ -185,3 +189,47 @@ export async function tailLogs(
     await show(await poll(false));
   }
 }
+
+/** `--interval` in milliseconds: positive, and at most what a timer can wait (else it fires at once). */
+function interval(raw: string): number {
+  const seconds = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(`--interval: expected a positive number, got ${JSON.stringify(raw)}`);
+  if (seconds > MAX_INTERVAL_SECONDS)
+    throw new UsageError(
+      `--interval: at most ${MAX_INTERVAL_SECONDS} seconds (about 24.8 days), got ${JSON.stringify(raw)}`,
+    );
+  return seconds * 1000;
+}
+
+const { filters, flags } = logFilters(
+  ["cursor", "order"],
+  [
+    { flags: "--json", description: "one JSON entry per line (NDJSON) instead of a table" },
+    { flags: "--interval <seconds>", description: "time between polls, seconds", default: "2" },
+    {
+      flags: "-n, --lines <n>",
+      description: "how many of the newest existing entries to show first",
+      default: "10",
+    },
+    {
+      flags: "--limit <n>",
+      description: "exit after showing this many entries (the first --lines included)",
+    },
+  ],
+);
+
+/** `api-clients logs tail`. */
+export const tailCommand = defineCommand({
+  path: ["logs", "tail"],
+  summary: "follow new entries as they arrive, until Ctrl-C",
+  flags,
+  read: (_args, opts, env) => ({
+    params: readFilters(opts, filters, env.now, env.warn) as ListLogsParams,
+    json: opts["json"] === true,
+    intervalMs: interval(opts["interval"] as string),
+    lines: readValue({ type: "integer", minimum: 0 }, opts["lines"] as string, "--lines") as number,
+    limit: readLimit(opts),
+  }),
+  run: (ctx, { params, ...options }) => tailLogs(ctx, params, options),
+});

@@ -2,12 +2,12 @@
 // command sends, which of its inputs are positional arguments, and how its answer is printed. Every
 // flag, its help text (the spec's description and values) and its reading come from the generated
 // operation table, so an input added to the spec becomes a flag without code here.
-import { Argument, Option, type Command } from "commander";
-import { fills } from "../fields.js";
+import type { CliCommand, FlagSpec } from "../command.js";
+import type { Consent } from "../confirm.js";
+import { GLOBAL_LONG_FLAGS } from "../globals.js";
 import { UsageError, type Context } from "../context.js";
 import {
   camel,
-  collect,
   fieldOf,
   inputHint,
   kebab,
@@ -16,8 +16,7 @@ import {
   type CliInput,
   type CliOperation,
 } from "../operations.js";
-import { readBody } from "../call.js";
-import { dryRun, formatRequest, send, type SendInput } from "../send.js";
+import { dryRun, formatRequest, readBody, send, type SendInput } from "../send.js";
 import type { Column } from "../output/table.js";
 import {
   auditLogColumns,
@@ -174,135 +173,137 @@ function operationNote(op: CliOperation): string {
   return lines.join("\n");
 }
 
-/** Adds every management command to `program`. */
-export function addManagementCommands(
-  program: Command,
-  ctx: () => Context,
-  taken: (command: Command) => Set<string>,
-): void {
-  const groups = new Map<string, Command>();
-  for (const row of COMMANDS) {
-    const [group, name] = row.command.split(" ") as [string, string | undefined];
-    let parent = program;
-    if (name !== undefined) {
-      let g = groups.get(group);
-      if (g === undefined) {
-        g = program.command(group).description(GROUPS[group] ?? group);
-        groups.set(group, g);
-      }
-      parent = g;
-    }
-    addCommand(parent.command(name ?? group), row, ctx, taken);
-  }
+/** What a management command sends and how it prints the answer. */
+export interface ManagementInput {
+  input: SendInput;
+  dryRun: boolean;
+  consent: Consent;
+  json: boolean;
+  showSecrets: boolean;
 }
 
-function addCommand(
-  command: Command,
-  row: CommandRow,
-  ctx: () => Context,
-  taken: (command: Command) => Set<string>,
-): void {
+/** The one factory of management commands: a row of {@link COMMANDS} as a command value. */
+export function managementCommand(row: CommandRow): CliCommand<ManagementInput> {
   const op = operation(row.op);
-  command.description(op.summary);
   const argNames = row.args ?? op.inputs.filter((i) => i.in === "path").map((i) => i.name);
   const args = argNames.map((name) => {
     const input = op.inputs.find((i) => i.name === name);
     if (input === undefined) throw new Error(`${row.command}: ${op.id} has no input ${name}`);
-    command.addArgument(
-      fills(new Argument(`<${name}>`, about(input).replace(/ \[required\]$/, "")), [
-        fieldOf(input),
-      ]),
-    );
     return input;
   });
-
-  const used = taken(command);
+  const specs: FlagSpec[] = [];
+  const used = new Set(GLOBAL_LONG_FLAGS);
   const flags: Flag[] = [];
   for (const input of op.inputs) {
     if (argNames.includes(input.name) || input.deprecated) continue;
     const flag = `--${kebab(row.flags?.[input.name] ?? input.name)}`;
     if (used.has(flag)) throw new Error(`${row.command}: ${flag} is taken`);
     used.add(flag);
+    const values = input.values === undefined ? {} : { values: input.values };
     if (input.type === "boolean" && !input.repeatable) {
-      command.addOption(fills(new Option(flag, about(input)), [fieldOf(input)]));
-      command.option(`--no-${flag.slice(2)}`, `sets ${input.name} to false`);
+      specs.push({ flags: flag, description: about(input), fills: [fieldOf(input)] });
+      specs.push({ flags: `--no-${flag.slice(2)}`, description: `sets ${input.name} to false` });
     } else {
       const value = input.type === "integer" || input.type === "number" ? "n" : "value";
-      command.addOption(
-        fills(new Option(`${flag} <${value}>`, about(input)).argParser(collect), [fieldOf(input)]),
-      );
+      specs.push({
+        flags: `${flag} <${value}>`,
+        description: about(input),
+        fills: [fieldOf(input)],
+        repeat: true,
+        ...values,
+      });
     }
     flags.push({ input, flag });
   }
-  const writes = op.method !== "GET";
   if (op.body !== undefined)
-    command.option(
-      "--body <json>",
-      "the JSON body (inline, @file or @- for stdin); flags override its fields",
-    );
-  if (op.irreversible)
-    command.option(
-      "-y, --yes",
-      "send without asking: it cannot be undone (needed without a terminal)",
-    );
-  if (writes) command.option("--dry-run", "print the request that would be sent, and send nothing");
-  command.option("--json", "print the answer as JSON, as the API returned it");
-  if (row.view === "record")
-    command.option(
-      "--show-secrets",
-      "show passwords and tokens in the table (JSON always has them)",
-    );
-  command.addHelpText("after", operationNote(op));
-
-  command.action(async (...received: unknown[]) => {
-    const opts = received[args.length] as Record<string, unknown>;
-    const input: SendInput = {};
-    let body: Record<string, unknown> | undefined;
-    if (typeof opts["body"] === "string") {
-      const given = await readBody(ctx(), opts["body"]);
-      if (typeof given !== "object" || given === null || Array.isArray(given))
-        throw new UsageError("--body: expected a JSON object");
-      body = { ...(given as Record<string, unknown>) };
-    }
-    const warn = (message: string) => ctx().err(message);
-    const place = (field: CliInput, value: unknown) => {
-      if (field.in === "body") (body ??= {})[field.name] = value;
-      else (input[field.in] ??= {})[field.name] = value;
-    };
-    args.forEach((field, i) => {
-      const shown = `<${field.name}>`;
-      place(field, readInput(field, [received[i] as string], shown, warn));
+    specs.push({
+      flags: "--body <json>",
+      description: "the JSON body (inline, @file or @- for stdin); flags override its fields",
     });
-    for (const { input: field, flag } of flags) {
-      const given = opts[camel(flag)];
-      if (given === undefined) continue;
-      place(
-        field,
-        typeof given === "boolean" ? given : readInput(field, given as string[], flag, warn),
-      );
-    }
-    if (body !== undefined) input.body = body;
-    else if (op.body?.required) input.body = {};
+  if (op.irreversible)
+    specs.push({
+      flags: "-y, --yes",
+      description: "send without asking: it cannot be undone (needed without a terminal)",
+    });
+  if (op.method !== "GET")
+    specs.push({
+      flags: "--dry-run",
+      description: "print the request that would be sent, and send nothing",
+    });
+  specs.push({ flags: "--json", description: "print the answer as JSON, as the API returned it" });
+  if (row.view === "record")
+    specs.push({
+      flags: "--show-secrets",
+      description: "show passwords and tokens in the table (JSON always has them)",
+    });
 
-    const c = ctx();
-    if (opts["dryRun"] === true) {
-      c.out(formatRequest(c, await dryRun(c, op, input)));
-      c.err("(dry run: nothing was sent)");
-      return;
-    }
-    // Named by its positional arguments and any required flag (a team member by team and e-mail).
-    const named = [
-      ...args.map((_, i) => received[i] as string),
-      ...flags.filter((f) => f.input.required).map((f) => String(opts[camel(f.flag)] ?? "")),
-    ];
-    const resource = named.filter(Boolean).join(" ");
-    const result = await send(c, op, input, { yes: opts["yes"] === true, resource });
-    print(c, row.view, result, opts);
-  });
+  return {
+    path: row.command.split(" "),
+    summary: op.summary,
+    help: operationNote(op),
+    args: args.map((input) => ({
+      name: input.name,
+      description: about(input).replace(/ \[required\]$/, ""),
+      fills: [fieldOf(input)],
+    })),
+    flags: specs,
+    async read(received, opts, env) {
+      const input: SendInput = {};
+      let body: Record<string, unknown> | undefined;
+      if (typeof opts["body"] === "string") {
+        const given = await readBody(env.stdin, opts["body"]);
+        if (typeof given !== "object" || given === null || Array.isArray(given))
+          throw new UsageError("--body: expected a JSON object");
+        body = { ...(given as Record<string, unknown>) };
+      }
+      const place = (field: CliInput, value: unknown) => {
+        if (field.in === "body") (body ??= {})[field.name] = value;
+        else (input[field.in] ??= {})[field.name] = value;
+      };
+      args.forEach((field, i) => {
+        place(field, readInput(field, [received[i] as string], `<${field.name}>`, env.warn));
+      });
+      for (const { input: field, flag } of flags) {
+        const given = opts[camel(flag)];
+        if (given === undefined) continue;
+        place(
+          field,
+          typeof given === "boolean" ? given : readInput(field, given as string[], flag, env.warn),
+        );
+      }
+      if (body !== undefined) input.body = body;
+      else if (op.body?.required) input.body = {};
+      // Named by its positional arguments and any required flag (a team member by team and e-mail).
+      const named = [
+        ...args.map((_, i) => received[i] as string),
+        ...flags.filter((f) => f.input.required).map((f) => String(opts[camel(f.flag)] ?? "")),
+      ];
+      return {
+        input,
+        dryRun: opts["dryRun"] === true,
+        consent: { yes: opts["yes"] === true, resource: named.filter(Boolean).join(" ") },
+        json: opts["json"] === true,
+        showSecrets: opts["showSecrets"] === true,
+      };
+    },
+    async run(ctx, read) {
+      if (read.dryRun) {
+        ctx.out(formatRequest(ctx, await dryRun(ctx, op, read.input)));
+        ctx.err("(dry run: nothing was sent)");
+        return;
+      }
+      const result = await send(ctx, op, read.input, read.consent);
+      print(ctx, row.view, result, read);
+    },
+  };
 }
 
-function print(ctx: Context, view: View, result: unknown, opts: Record<string, unknown>): void {
-  const json = opts["json"] === true;
+/** Every management command, one per row of {@link COMMANDS}. */
+export const managementCommands = (): CliCommand<ManagementInput>[] =>
+  COMMANDS.map(managementCommand);
+
+function print(ctx: Context, view: View, result: unknown, read: ManagementInput): void {
+  const { json } = read;
   // An acknowledgement: the client resolves it to nothing (or to the text the service sent).
   if (result === undefined || typeof result === "string") {
     const text = typeof result === "string" && result !== "" ? result : "OK";
@@ -322,7 +323,7 @@ function print(ctx: Context, view: View, result: unknown, opts: Record<string, u
     return;
   }
   if (!json && typeof result === "object" && result !== null && !Array.isArray(result)) {
-    printRecord(ctx, result, false, opts["showSecrets"] === true);
+    printRecord(ctx, result, false, read.showSecrets);
     return;
   }
   ctx.out(safeJson(result, 2) + "\n");

@@ -155,7 +155,8 @@ export function printRecord(
     ctx.out(safeJson(record, 2) + "\n");
     return;
   }
-  const shown: Record<string, unknown> = {};
+  // Without a prototype, a field named `__proto__` is a field like any other (on `{}` it would be lost).
+  const shown: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(record))
     shown[key] =
       !showSecrets &&
@@ -185,7 +186,7 @@ export function printStats(ctx: Context, stats: DatabaseStats, json: boolean): v
     ctx.out(safeJson(stats, 2) + "\n");
     return;
   }
-  const shown: Record<string, unknown> = {};
+  const shown: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(stats))
     shown[key] = Array.isArray(value) ? series(value) : value;
   ctx.out(renderRecord(shown, { terminalWidth: ctx.terminalWidth, keyStyle: ctx.colors.bold }));
