@@ -8,6 +8,7 @@ import type { Io } from "./context.js";
 import { buildProgram } from "./program.js";
 import type { RunState } from "./run-state.js";
 import { renderWaterfall } from "./output/trace.js";
+import { streamWidth } from "./output/fit.js";
 import { ExitCode, report } from "./report.js";
 
 export { ExitCode } from "./report.js";
@@ -49,6 +50,9 @@ export async function run(args: readonly string[], options: RunOptions = {}): Pr
     }
     return report(error, state);
   } finally {
-    if (state.trace) state.io.stderr.write(renderWaterfall(state.trace.stop()));
+    if (state.trace)
+      state.io.stderr.write(
+        renderWaterfall(state.trace.stop(), 40, streamWidth(state.io, "stderr")),
+      );
   }
 }

@@ -17,6 +17,8 @@ import { MAX_INTERVAL_SECONDS, tailLogs } from "./logs/tail.js";
 import { addManagementCommands } from "./management/commands.js";
 import { allOperations, collect, readValue } from "./operations.js";
 import { recordCalls } from "./output/trace.js";
+import { fitHelp } from "./output/help.js";
+import { streamWidth } from "./output/fit.js";
 import type { RunState } from "./run-state.js";
 
 const VERSION = (
@@ -156,8 +158,10 @@ export function buildProgram(state: RunState): Command {
     .option("--no-color", "no colours (also: NO_COLOR=1)")
     .showSuggestionAfterError(true)
     .exitOverride()
+    // ── output that fits (src/output/help.ts) ──
+    .configureHelp({ helpWidth: streamWidth(io, "stdout") ?? 80 })
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
+      writeOut: (text) => io.stdout.write(fitHelp(text, streamWidth(io, "stdout"))),
       writeErr: (text) => io.stderr.write(text),
       // A mistyped flag's value is never printed back: it may be a credential (`--tokn=<secret>`).
       outputError: (text, write) =>

@@ -85,14 +85,16 @@ export function entryColumns(colors: Colors): Column<LogEntry>[] {
       min: 24,
       max: 60,
       shrink: true,
+      drop: 1,
     },
-    { header: "STATUS", value: (e) => text(field(e, "responseStatus")), right: true },
+    { header: "STATUS", value: (e) => text(field(e, "responseStatus")), right: true, drop: 3 },
     {
       header: "ERROR",
       value: (e) => text(field(e, "error")),
       min: 16,
       max: 60,
       shrink: true,
+      drop: 2,
       color: (cell) => colors.red(cell),
     },
   ];

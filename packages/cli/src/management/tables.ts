@@ -44,7 +44,7 @@ const SECRET_FIELDS = new Set([
 export const databaseColumns: Column<Database>[] = [
   col("ID", "database_id", { id: true }),
   col("NAME", "database_name", { shrink: true, max: 40 }),
-  col("TYPE", "type"),
+  col("TYPE", "type", { drop: 1 }),
   { header: "REGION", value: (d) => get(d, "primary_region") || get(d, "region") },
   {
     header: "READ REGIONS",
@@ -53,11 +53,12 @@ export const databaseColumns: Column<Database>[] = [
       return Array.isArray(regions) ? regions.join(",") : formatValue(regions);
     },
     shrink: true,
+    drop: 3,
   },
   col("STATE", "state"),
-  col("TLS", "tls"),
-  col("ENDPOINT", "endpoint", { shrink: true }),
-  { header: "CREATED", value: (d) => seconds(d, "creation_time") },
+  col("TLS", "tls", { drop: 4 }),
+  col("ENDPOINT", "endpoint", { shrink: true, drop: 2 }),
+  { header: "CREATED", value: (d) => seconds(d, "creation_time"), drop: 5 },
 ];
 
 export const teamColumns: Column<Team>[] = [
