@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { UsageError, type Context } from "./context.js";
 import { inputHint, readInput, type CliOperation } from "./operations.js";
 import { dryRun, formatRequest, send, type SendInput } from "./send.js";
-import { safeJson } from "./output/safe.js";
+import { printJson } from "./output/json.js";
 
 /** The help text after the options of `call <operationId> --help`: what it does, parameters and body. */
 export function operationHelp(op: CliOperation): string {
@@ -141,5 +141,5 @@ export async function callOperation(
   const result = await send(ctx, op, input, { yes: options.yes === true, resource });
   const shown =
     op.success === "acknowledgement" && (result === undefined || result === "") ? "OK" : result;
-  if (shown !== undefined) ctx.out(safeJson(shown, 2) + "\n");
+  if (shown !== undefined) await printJson(ctx, shown);
 }

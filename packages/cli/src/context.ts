@@ -42,6 +42,12 @@ export interface GlobalOptions {
   /** `--wide`: tables never cut a cell, as when stdout is not a terminal. */
   wide?: boolean;
   color: boolean;
+  /** `--no-pager` gives `false`: long output on a terminal is not paged. @default true */
+  pager?: boolean;
+  /** `--jq <expr>`: the JSON output filtered by this jq program (see `output/json.ts`). */
+  jq?: string;
+  /** `--json <fields>`: the fields kept in each record of the JSON output. */
+  fields?: string[];
 }
 
 /** A mistake in the command line: printed with the usage line, exit code 2. */

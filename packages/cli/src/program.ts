@@ -19,6 +19,7 @@ import { allOperations, collect, readValue } from "./operations.js";
 import { recordCalls } from "./output/trace.js";
 import { fitHelp } from "./output/help.js";
 import { streamWidth } from "./output/fit.js";
+import { readJsonOutput } from "./output/json.js";
 import type { RunState } from "./run-state.js";
 
 const VERSION = (
@@ -156,6 +157,9 @@ export function buildProgram(state: RunState): Command {
     .option("--trace", "when the command ends, draw the calls it made on stderr (a waterfall)")
     .option("--wide", "never cut table cells to the terminal's width (ids are never cut anyway)")
     .option("--no-color", "no colours (also: NO_COLOR=1)")
+    // ── output for scripts and the pager (src/output/json.ts, src/output/pager.ts) ──
+    .option("--jq <expr>", "filter the JSON output with this jq program (implies --json)")
+    .option("--no-pager", "never page long output (default pager: $PAGER, else less -FRX)")
     .showSuggestionAfterError(true)
     .exitOverride()
     // ── output that fits (src/output/help.ts) ──
@@ -175,7 +179,11 @@ export function buildProgram(state: RunState): Command {
     state.command = action;
     const options = program.opts<GlobalOptions>();
     await readCredentialFiles(options, io);
-    state.context = new Context(io, options, state.signal);
+    state.context = new Context(
+      io,
+      { ...options, ...readJsonOutput(action, options.jq) },
+      state.signal,
+    );
     if (program.opts<GlobalOptions>().trace) state.trace ??= recordCalls();
   });
   const ctx = (): Context => state.context as Context;
@@ -192,7 +200,10 @@ export function buildProgram(state: RunState): Command {
   const list = logs
     .command("list")
     .description("one page of log entries as a table, newest first")
-    .option("--json", "print the page as JSON ({ events, cursor }) instead of a table")
+    .option(
+      "--json [fields]",
+      "print the page as JSON ({ events, cursor }) instead of a table; with fields (--json messageId,state), only the entries with those fields",
+    )
     .option("--limit <n>", `${LIMIT_HELP}; pages on until it has them`);
   const listFlags = logFilterFlags([], takenFlags(list));
   addFilterOptions(list, listFlags);
@@ -207,7 +218,10 @@ export function buildProgram(state: RunState): Command {
       "one message's history: every state oldest first, the time between states, each attempt's status and error",
     )
     .addArgument(fills(new Argument("<messageId>", "the message id (msg_…)"), ["messageId"]))
-    .option("--json", "print { messageId, states, entries } as JSON, oldest first")
+    .option(
+      "--json [fields]",
+      "print { messageId, states, entries } as JSON, oldest first; with fields (--json state,time), only the entries with those fields",
+    )
     .action(async (messageId: string, opts: Record<string, unknown>) => {
       await messageHistory(ctx(), messageId, opts["json"] === true);
     });

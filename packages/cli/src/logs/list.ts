@@ -2,7 +2,9 @@ import type { ListLogsParams, LogEntry } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
 import { renderTable } from "../output/table.js";
 import { entryColumns } from "./entry-table.js";
-import { safeJson, safeText } from "../output/safe.js";
+import { safeText } from "../output/safe.js";
+import { printJson } from "../output/json.js";
+import { paged } from "../output/pager.js";
 
 const instantMs = (value: number | Date): number =>
   value instanceof Date ? value.getTime() : value;
@@ -33,13 +35,14 @@ export async function listLogs(
     page = cursor === undefined ? { events } : { events, cursor };
   }
   if (json) {
-    ctx.out(safeJson(page, 2) + "\n");
+    await printJson(ctx, page, page.events);
     return;
   }
   const { events, cursor } = page;
   if (events.length === 0) ctx.err("No log entries match.");
   else
-    ctx.out(
+    await paged(
+      ctx,
       renderTable(events, entryColumns(ctx.colors), {
         terminalWidth: ctx.terminalWidth,
         headerStyle: ctx.colors.bold,

@@ -4,7 +4,8 @@
 import type { LogEntry } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
 import { count, duration } from "../output/progress.js";
-import { safeJson, safeText } from "../output/safe.js";
+import { printJson } from "../output/json.js";
+import { safeText } from "../output/safe.js";
 import { renderTable, type Column } from "../output/table.js";
 import { entryColumns, entryTime } from "./entry-table.js";
 
@@ -117,7 +118,7 @@ export async function messageHistory(
   }
 
   if (json) {
-    ctx.out(safeJson({ messageId, states, entries: sorted }, 2) + "\n");
+    await printJson(ctx, { messageId, states, entries: sorted }, sorted);
     return;
   }
   const first = states[0]?.time;

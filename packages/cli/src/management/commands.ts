@@ -19,6 +19,7 @@ import {
 import { readBody } from "../call.js";
 import { dryRun, formatRequest, send, type SendInput } from "../send.js";
 import type { Column } from "../output/table.js";
+import { printJson } from "../output/json.js";
 import {
   auditLogColumns,
   backupColumns,
@@ -246,7 +247,10 @@ function addCommand(
       "send without asking: it cannot be undone (needed without a terminal)",
     );
   if (writes) command.option("--dry-run", "print the request that would be sent, and send nothing");
-  command.option("--json", "print the answer as JSON, as the API returned it");
+  command.option(
+    "--json [fields]",
+    "print the answer as JSON, as the API returned it; with fields (--json database_id,state), only those fields of each record",
+  );
   if (row.view === "record")
     command.option(
       "--show-secrets",
@@ -297,12 +301,18 @@ function addCommand(
     ];
     const resource = named.filter(Boolean).join(" ");
     const result = await send(c, op, input, { yes: opts["yes"] === true, resource });
-    print(c, row.view, result, opts);
+    await print(c, row.view, result, opts);
   });
 }
 
-function print(ctx: Context, view: View, result: unknown, opts: Record<string, unknown>): void {
+async function print(
+  ctx: Context,
+  view: View,
+  result: unknown,
+  opts: Record<string, unknown>,
+): Promise<void> {
   const json = opts["json"] === true;
+  if (json) return printJson(ctx, result);
   // An acknowledgement: the client resolves it to nothing (or to the text the service sent).
   if (result === undefined || typeof result === "string") {
     const text = typeof result === "string" && result !== "" ? result : "OK";
@@ -310,7 +320,7 @@ function print(ctx: Context, view: View, result: unknown, opts: Record<string, u
     return;
   }
   if (typeof view === "object") {
-    printList(ctx, result as object[], view.list, json, view.empty);
+    await printList(ctx, result as object[], view.list, json, view.empty);
     return;
   }
   if (view === "stats") {
@@ -322,7 +332,7 @@ function print(ctx: Context, view: View, result: unknown, opts: Record<string, u
     return;
   }
   if (!json && typeof result === "object" && result !== null && !Array.isArray(result)) {
-    printRecord(ctx, result, false, opts["showSecrets"] === true);
+    await printRecord(ctx, result, false, opts["showSecrets"] === true);
     return;
   }
   ctx.out(safeJson(result, 2) + "\n");
