@@ -63,6 +63,13 @@ export function entryColumns(colors: Colors): Column<LogEntry>[] {
         const t = entryTime(e);
         return Number.isFinite(t) ? localIso(t) : text(field(e, "time"));
       },
+      // On a narrow terminal: local month, day and time to the second.
+      narrow: (e) => {
+        const t = entryTime(e);
+        return Number.isFinite(t)
+          ? localIso(t).slice(5, 19).replace("T", " ")
+          : text(field(e, "time"));
+      },
     },
     {
       header: "STATE",

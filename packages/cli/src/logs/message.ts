@@ -137,9 +137,10 @@ export async function messageHistory(
   const base = entryColumns(ctx.colors).filter((c) => c.header !== "MESSAGE ID");
   const rows = sorted.map((entry, i) => ({ entry, state: states[i] as HistoryState }));
   type Row = (typeof rows)[number];
-  const lift = ({ color, value, ...layout }: Column<LogEntry>): Column<Row> => ({
+  const lift = ({ color, value, narrow, ...layout }: Column<LogEntry>): Column<Row> => ({
     ...layout,
     value: (r) => value(r.entry),
+    ...(narrow ? { narrow: (r: Row) => narrow(r.entry) } : {}),
     ...(color ? { color: (cell: string, r: Row) => color(cell, r.entry) } : {}),
   });
   const [time, ...rest] = base.map(lift);

@@ -31,6 +31,11 @@ export interface Column<Row> {
    * `shrink` column at its floor: columns with the highest `drop` go first; without it, never.
    */
   drop?: number;
+  /**
+   * A shorter form of the cell (a time without its year, milliseconds and offset), used when the
+   * table does not fit the terminal, before any column is left out.
+   */
+  narrow?: (row: Row) => string;
 }
 
 /** Column widths computed once, so rows can be printed as they arrive (`logs tail`). */
@@ -102,21 +107,32 @@ export function wrap(text: string, max: number): string[] {
  */
 export function layoutTable<Row>(
   rows: readonly Row[],
-  allColumns: readonly Column<Row>[],
+  wholeColumns: readonly Column<Row>[],
   terminalWidth: number | undefined,
 ): TableLayout<Row> {
   const fit = terminalWidth !== undefined && terminalWidth > 0;
-  const natural = allColumns.map((column) => {
-    let w = Math.max(width(column.header), column.min ?? 0);
-    for (const row of rows) w = Math.max(w, width(oneLine(column.value(row))));
-    return column.max === undefined || column.id === true || !fit
-      ? w
-      : Math.min(w, Math.max(column.max, width(column.header)));
-  });
-  if (!fit) return { columns: allColumns, widths: natural, cut: false };
-  // Leave out the least important columns (highest `drop`) one at a time until the rest fit with
-  // every `shrink` column at its floor; when nothing more can go and it still does not fit, the rows
-  // are printed as vertical records.
+  const measure = (columns: readonly Column<Row>[]) =>
+    columns.map((column) => {
+      let w = Math.max(width(column.header), column.min ?? 0);
+      for (const row of rows) w = Math.max(w, width(oneLine(column.value(row))));
+      return column.max === undefined || column.id === true || !fit
+        ? w
+        : Math.min(w, Math.max(column.max, width(column.header)));
+    });
+  const whole = measure(wholeColumns);
+  if (!fit) return { columns: wholeColumns, widths: whole, cut: false };
+  const fitted = shrink(
+    wholeColumns,
+    whole,
+    wholeColumns.map(() => true),
+    terminalWidth,
+  );
+  if (fitted !== undefined) return { columns: wholeColumns, widths: fitted, cut: true };
+  // Then the shorter forms of the columns that have one; then leave out the least important columns
+  // (highest `drop`) one at a time until the rest fit with every `shrink` column at its floor; when
+  // nothing more can go and it still does not fit, the rows are printed as vertical records.
+  const allColumns = wholeColumns.map((c) => (c.narrow ? { ...c, value: c.narrow } : c));
+  const natural = measure(allColumns);
   const order = allColumns
     .map((column, i) => ({ drop: column.drop, i }))
     .filter((c): c is { drop: number; i: number } => c.drop !== undefined && !allColumns[c.i]?.id)
@@ -133,7 +149,7 @@ export function layoutTable<Row>(
     if (next === undefined) break;
     kept[next] = false;
   }
-  return { columns: allColumns, widths: natural, cut: false, vertical: terminalWidth };
+  return { columns: wholeColumns, widths: whole, cut: false, vertical: terminalWidth };
 }
 
 /** The widths with the `shrink` columns narrowed (widest first) to fit, or undefined when they cannot. */

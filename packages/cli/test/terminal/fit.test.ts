@@ -48,7 +48,7 @@ beforeAll(async () => {
   });
   for (const name of ["orders-cache-" + "x".repeat(30), "会話キャッシュ-🚀"])
     await m.databases.create({ database_name: name, primary_region: "eu-west-1", tls: true });
-  dbIds = (await m.databases.list()).map((d) => d.database_id);
+  dbIds = (await m.databases.list()).map((d) => String(d.database_id));
 });
 afterAll(async () => {
   if (hasTmux) spawnSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
@@ -107,6 +107,9 @@ describe.skipIf(!hasTmux)(`fitted to the terminal (tmux)${hasTmux ? "" : ": no t
       expect(shown).toContain(WIDE_ID);
       // Each part ran: the table header or vertical records, the message title, the trace, the help.
       expect(shown).toContain(`${WIDE_ID}: 1 state`);
+      // At 80 columns too, logs list and db list are tables (narrower times, fewer columns).
+      expect(shown).toMatch(/^TIME\s+STATE\s+MESSAGE ID/m);
+      expect(shown).toMatch(/^ID\s+NAME\s+/m);
       expect(shown).toMatch(/^trace: 1 call in/m);
       expect(shown).toContain("Usage: api-clients [options] [command]");
       expect(shown).toContain("Parameters (--param name=value):");
