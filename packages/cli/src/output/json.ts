@@ -21,8 +21,12 @@ const FIELD = /^[^\s,]+$/;
  * usage error.
  */
 export function readJsonOutput(command: Command, jq: string | undefined): JsonOutput {
-  const hasJson = command.options.some((o) => o.long === "--json");
+  const option = command.options.find((o) => o.long === "--json");
+  const hasJson = option !== undefined;
   const json: unknown = hasJson ? command.getOptionValue("json") : undefined;
+  // The commands that print through `printJson` declare `--json [fields]` (and `call` prints JSON
+  // always); the others (`logs tail`'s NDJSON, `logs summary`) cannot take --jq.
+  const filtered = option?.optional === true || command.parent?.name() === "call";
   const output: JsonOutput = {};
   if (typeof json === "string") {
     const fields = json
@@ -38,8 +42,12 @@ export function readJsonOutput(command: Command, jq: string | undefined): JsonOu
     command.setOptionValue("json", true);
   }
   if (jq !== undefined) {
-    if (!hasJson && command.parent?.name() !== "call")
-      throw new UsageError(`--jq: ${command.name()} prints no JSON`);
+    if (!filtered)
+      throw new UsageError(
+        hasJson
+          ? `--jq: not supported by ${command.name()} (its --json cannot be filtered)`
+          : `--jq: ${command.name()} prints no JSON`,
+      );
     if (hasJson) command.setOptionValue("json", true);
     output.jq = jq;
   }

@@ -88,6 +88,14 @@ describe("--json <fields> and --jq", () => {
     const none = await runCli(["logs", "export", "--jq", ".", ...env.cli.base], env.cli.env);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("--jq: export prints no JSON");
+    // logs tail prints NDJSON as entries arrive: --jq is refused, not ignored.
+    const tail = await runCli(
+      ["logs", "tail", "--limit", "1", "--jq", ".", ...env.cli.base],
+      env.cli.env,
+    );
+    expect(tail.code).toBe(2);
+    expect(tail.stdout).toBe("");
+    expect(tail.stderr).toContain("--jq: not supported by tail");
   });
 
   it("strings jq prints raw are still made safe: no control character reaches the terminal", async () => {
