@@ -5,7 +5,7 @@ import type { Consent } from "./confirm.js";
 import { UsageError } from "./context.js";
 import { allOperations, inputHint, readInput, type CliOperation } from "./operations.js";
 import { dryRun, formatRequest, readBody, send, type SendInput } from "./send.js";
-import { safeJson } from "./output/safe.js";
+import { printJson } from "./output/json.js";
 
 /** The help text after the options of `call <operationId> --help`: what it does, parameters and body. */
 export function operationHelp(op: CliOperation): string {
@@ -153,7 +153,7 @@ export function callCommand(op: CliOperation): CliCommand<CallInput> {
       const result = await send(ctx, op, input, consent);
       const shown =
         op.success === "acknowledgement" && (result === undefined || result === "") ? "OK" : result;
-      if (shown !== undefined) ctx.out(safeJson(shown, 2) + "\n");
+      if (shown !== undefined) await printJson(ctx, shown);
     },
   };
 }

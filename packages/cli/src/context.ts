@@ -16,6 +16,7 @@ import {
 import { readValue } from "./operations.js";
 import { colorEnabled, colorsFor, type Colors } from "./output/colors.js";
 import { safeJson } from "./output/safe.js";
+import { streamWidth } from "./output/fit.js";
 
 /** The streams and environment a run uses (the process's by default). */
 export interface Io {
@@ -42,6 +43,12 @@ export interface GlobalOptions {
   /** `--wide`: tables never cut a cell, as when stdout is not a terminal. */
   wide?: boolean;
   color: boolean;
+  /** `--no-pager` gives `false`: long output on a terminal is not paged. @default true */
+  pager?: boolean;
+  /** `--jq <expr>`: the JSON output filtered by this jq program (see `output/json.ts`). */
+  jq?: string;
+  /** `--json <fields>`: the fields kept in each record of the JSON output. */
+  fields?: string[];
 }
 
 /** A mistake in the command line: printed with the usage line, exit code 2. */
@@ -111,9 +118,7 @@ export class Context {
    * `undefined` (nothing is cut) when it is not or with `--wide`.
    */
   get terminalWidth(): number | undefined {
-    if (this.io.stdout.isTTY !== true || this.options.wide === true) return undefined;
-    const columns = Number(this.io.env["COLUMNS"]);
-    return Number.isInteger(columns) && columns > 0 ? columns : (this.io.stdout.columns ?? 80);
+    return this.options.wide === true ? undefined : streamWidth(this.io, "stdout");
   }
 
   /** Writes to stdout, with every credential in use masked (whatever field of an answer holds it). */

@@ -40,6 +40,15 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     description: "never cut table cells to the terminal's width (ids are never cut anyway)",
   },
   { flags: "--no-color", description: "no colours (also: NO_COLOR=1)" },
+  // Output for scripts and the pager (src/output/json.ts, src/output/pager.ts).
+  {
+    flags: "--jq <expr>",
+    description: "filter the JSON output with this jq program (implies --json)",
+  },
+  {
+    flags: "--no-pager",
+    description: "never page long output (default pager: $PAGER, else less -FRX)",
+  },
 ];
 // ── end of global options ───────────────────────────────────────────────────────────────────────
 
@@ -49,6 +58,7 @@ export const GLOBAL_LONG_FLAGS: ReadonlySet<string> = new Set([
   "--version",
   ...GLOBAL_FLAGS.map(longFlag),
   "--color",
+  "--pager",
 ]);
 
 export const ROOT_HELP = `

@@ -8,6 +8,7 @@ import type { Io } from "./context.js";
 import { allCommands, COMMAND_GROUPS } from "./commands.js";
 import { buildProgram } from "./program.js";
 import { renderWaterfall } from "./output/trace.js";
+import { streamWidth } from "./output/fit.js";
 import { CommandFailure, ExitCode, report } from "./report.js";
 
 export { ExitCode } from "./report.js";
@@ -46,7 +47,7 @@ export async function run(args: readonly string[], options: RunOptions = {}): Pr
     }
     const code = report(error, io, signal);
     if (error instanceof CommandFailure && error.trace !== undefined)
-      io.stderr.write(renderWaterfall(error.trace));
+      io.stderr.write(renderWaterfall(error.trace, 40, streamWidth(io, "stderr")));
     return code;
   }
 }

@@ -6,6 +6,9 @@ import { commandPath, usageLine } from "./command-path.js";
 import { Context, type GlobalOptions, type Io } from "./context.js";
 import { GLOBAL_FLAGS, readGlobals, ROOT_HELP } from "./globals.js";
 import { collect } from "./operations.js";
+import { streamWidth } from "./output/fit.js";
+import { writeHelpTo } from "./output/help.js";
+import { readJsonOutput } from "./output/json.js";
 import { recordCalls, renderWaterfall } from "./output/trace.js";
 import { CommandFailure } from "./report.js";
 
@@ -35,16 +38,8 @@ export function buildProgram(
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      // A mistyped flag's value is never printed back: it may be a credential (`--tokn=<secret>`).
-      outputError: (text, write) =>
-        write(
-          text.replace(/^error: /, "api-clients: ").replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'"),
-        ),
-    })
     .addHelpText("after", ROOT_HELP);
+  writeHelpTo(program, io);
   for (const spec of GLOBAL_FLAGS) program.addOption(option(spec));
 
   const parentOf = (path: readonly string[]): Command => {
@@ -75,7 +70,8 @@ export function buildProgram(
       let trace: ReturnType<typeof recordCalls> | undefined;
       try {
         const options = await readGlobals(program.opts<GlobalOptions>(), io);
-        const context = new Context(io, options, signal);
+        const json = readJsonOutput(command, options.jq);
+        const context = new Context(io, { ...options, ...json }, signal);
         ctx = context;
         if (options.trace === true) trace = recordCalls();
         const env = { now: Date.now(), warn: (m: string) => context.err(m), stdin: io.stdin };
@@ -83,7 +79,8 @@ export function buildProgram(
       } catch (error) {
         throw new CommandFailure(error, spec, command, ctx, trace?.stop());
       }
-      if (trace !== undefined) io.stderr.write(renderWaterfall(trace.stop()));
+      if (trace !== undefined)
+        io.stderr.write(renderWaterfall(trace.stop(), 40, streamWidth(io, "stderr")));
     });
   }
 

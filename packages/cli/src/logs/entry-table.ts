@@ -63,6 +63,13 @@ export function entryColumns(colors: Colors): Column<LogEntry>[] {
         const t = entryTime(e);
         return Number.isFinite(t) ? localIso(t) : text(field(e, "time"));
       },
+      // On a narrow terminal: local month, day and time to the second.
+      narrow: (e) => {
+        const t = entryTime(e);
+        return Number.isFinite(t)
+          ? localIso(t).slice(5, 19).replace("T", " ")
+          : text(field(e, "time"));
+      },
     },
     {
       header: "STATE",
@@ -85,14 +92,16 @@ export function entryColumns(colors: Colors): Column<LogEntry>[] {
       min: 24,
       max: 60,
       shrink: true,
+      drop: 1,
     },
-    { header: "STATUS", value: (e) => text(field(e, "responseStatus")), right: true },
+    { header: "STATUS", value: (e) => text(field(e, "responseStatus")), right: true, drop: 3 },
     {
       header: "ERROR",
       value: (e) => text(field(e, "error")),
       min: 16,
       max: 60,
       shrink: true,
+      drop: 2,
       color: (cell) => colors.red(cell),
     },
   ];

@@ -4,7 +4,9 @@ import { defineCommand } from "../command.js";
 import { LIMIT_HELP, logFilters, readFilters, readLimit } from "./filters.js";
 import { renderTable } from "../output/table.js";
 import { entryColumns } from "./entry-table.js";
-import { safeJson, safeText } from "../output/safe.js";
+import { safeText } from "../output/safe.js";
+import { printJson } from "../output/json.js";
+import { paged } from "../output/pager.js";
 
 const instantMs = (value: number | Date): number =>
   value instanceof Date ? value.getTime() : value;
@@ -35,13 +37,14 @@ export async function listLogs(
     page = cursor === undefined ? { events } : { events, cursor };
   }
   if (json) {
-    ctx.out(safeJson(page, 2) + "\n");
+    await printJson(ctx, page, page.events);
     return;
   }
   const { events, cursor } = page;
   if (events.length === 0) ctx.err("No log entries match.");
   else
-    ctx.out(
+    await paged(
+      ctx,
       renderTable(events, entryColumns(ctx.colors), {
         terminalWidth: ctx.terminalWidth,
         headerStyle: ctx.colors.bold,
@@ -66,8 +69,9 @@ const { filters, flags } = logFilters(
   [],
   [
     {
-      flags: "--json",
-      description: "print the page as JSON ({ events, cursor }) instead of a table",
+      flags: "--json [fields]",
+      description:
+        "print the page as JSON ({ events, cursor }) instead of a table; with fields (--json messageId,state), only the entries with those fields",
     },
     { flags: "--limit <n>", description: `${LIMIT_HELP}; pages on until it has them` },
   ],

@@ -5,7 +5,8 @@ import type { LogEntry } from "@api-clients/logs-client";
 import type { Context } from "../context.js";
 import { defineCommand } from "../command.js";
 import { count, duration } from "../output/progress.js";
-import { safeJson, safeText } from "../output/safe.js";
+import { printJson } from "../output/json.js";
+import { safeText } from "../output/safe.js";
 import { renderTable, type Column } from "../output/table.js";
 import { entryColumns, entryTime } from "./entry-table.js";
 
@@ -118,7 +119,7 @@ export async function messageHistory(
   }
 
   if (json) {
-    ctx.out(safeJson({ messageId, states, entries: sorted }, 2) + "\n");
+    await printJson(ctx, { messageId, states, entries: sorted }, sorted);
     return;
   }
   const first = states[0]?.time;
@@ -137,9 +138,10 @@ export async function messageHistory(
   const base = entryColumns(ctx.colors).filter((c) => c.header !== "MESSAGE ID");
   const rows = sorted.map((entry, i) => ({ entry, state: states[i] as HistoryState }));
   type Row = (typeof rows)[number];
-  const lift = ({ color, value, ...layout }: Column<LogEntry>): Column<Row> => ({
+  const lift = ({ color, value, narrow, ...layout }: Column<LogEntry>): Column<Row> => ({
     ...layout,
     value: (r) => value(r.entry),
+    ...(narrow ? { narrow: (r: Row) => narrow(r.entry) } : {}),
     ...(color ? { color: (cell: string, r: Row) => color(cell, r.entry) } : {}),
   });
   const [time, ...rest] = base.map(lift);
@@ -164,7 +166,11 @@ export const messageCommand = defineCommand({
     "one message's history: every state oldest first, the time between states, each attempt's status and error",
   args: [{ name: "messageId", description: "the message id (msg_…)", fills: ["messageId"] }],
   flags: [
-    { flags: "--json", description: "print { messageId, states, entries } as JSON, oldest first" },
+    {
+      flags: "--json [fields]",
+      description:
+        "print { messageId, states, entries } as JSON, oldest first; with fields (--json state,time), only the entries with those fields",
+    },
   ],
   read: (args, opts) => ({ messageId: args[0] as string, json: opts["json"] === true }),
   run: (ctx, input) => messageHistory(ctx, input.messageId, input.json),

@@ -18,6 +18,7 @@ import {
 } from "../operations.js";
 import { dryRun, formatRequest, readBody, send, type SendInput } from "../send.js";
 import type { Column } from "../output/table.js";
+import { printJson } from "../output/json.js";
 import {
   auditLogColumns,
   backupColumns,
@@ -230,7 +231,11 @@ export function managementCommand(row: CommandRow): CliCommand<ManagementInput> 
       flags: "--dry-run",
       description: "print the request that would be sent, and send nothing",
     });
-  specs.push({ flags: "--json", description: "print the answer as JSON, as the API returned it" });
+  specs.push({
+    flags: "--json [fields]",
+    description:
+      "print the answer as JSON, as the API returned it; with fields (--json database_id,state), only those fields of each record",
+  });
   if (row.view === "record")
     specs.push({
       flags: "--show-secrets",
@@ -293,7 +298,7 @@ export function managementCommand(row: CommandRow): CliCommand<ManagementInput> 
         return;
       }
       const result = await send(ctx, op, read.input, read.consent);
-      print(ctx, row.view, result, read);
+      await print(ctx, row.view, result, read);
     },
   };
 }
@@ -302,8 +307,14 @@ export function managementCommand(row: CommandRow): CliCommand<ManagementInput> 
 export const managementCommands = (): CliCommand<ManagementInput>[] =>
   COMMANDS.map(managementCommand);
 
-function print(ctx: Context, view: View, result: unknown, read: ManagementInput): void {
+async function print(
+  ctx: Context,
+  view: View,
+  result: unknown,
+  read: ManagementInput,
+): Promise<void> {
   const { json } = read;
+  if (json) return printJson(ctx, result);
   // An acknowledgement: the client resolves it to nothing (or to the text the service sent).
   if (result === undefined || typeof result === "string") {
     const text = typeof result === "string" && result !== "" ? result : "OK";
@@ -311,7 +322,7 @@ function print(ctx: Context, view: View, result: unknown, read: ManagementInput)
     return;
   }
   if (typeof view === "object") {
-    printList(ctx, result as object[], view.list, json, view.empty);
+    await printList(ctx, result as object[], view.list, json, view.empty);
     return;
   }
   if (view === "stats") {
@@ -323,7 +334,7 @@ function print(ctx: Context, view: View, result: unknown, read: ManagementInput)
     return;
   }
   if (!json && typeof result === "object" && result !== null && !Array.isArray(result)) {
-    printRecord(ctx, result, false, read.showSecrets);
+    await printRecord(ctx, result, false, read.showSecrets);
     return;
   }
   ctx.out(safeJson(result, 2) + "\n");

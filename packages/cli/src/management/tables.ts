@@ -6,6 +6,7 @@ import type {
   TeamMember,
   VectorIndex,
 } from "@api-clients/management-client";
+import { paged } from "../output/pager.js";
 import type { Context } from "../context.js";
 import { localIso } from "../logs/entry-table.js";
 import { formatValue, renderRecord, renderTable, type Column } from "../output/table.js";
@@ -44,7 +45,7 @@ const SECRET_FIELDS = new Set([
 export const databaseColumns: Column<Database>[] = [
   col("ID", "database_id", { id: true }),
   col("NAME", "database_name", { shrink: true, max: 40 }),
-  col("TYPE", "type"),
+  col("TYPE", "type", { drop: 1 }),
   { header: "REGION", value: (d) => get(d, "primary_region") || get(d, "region") },
   {
     header: "READ REGIONS",
@@ -53,11 +54,12 @@ export const databaseColumns: Column<Database>[] = [
       return Array.isArray(regions) ? regions.join(",") : formatValue(regions);
     },
     shrink: true,
+    drop: 3,
   },
   col("STATE", "state"),
-  col("TLS", "tls"),
-  col("ENDPOINT", "endpoint", { shrink: true }),
-  { header: "CREATED", value: (d) => seconds(d, "creation_time") },
+  col("TLS", "tls", { drop: 4 }),
+  col("ENDPOINT", "endpoint", { shrink: true, drop: 2 }),
+  { header: "CREATED", value: (d) => seconds(d, "creation_time"), drop: 5 },
 ];
 
 export const teamColumns: Column<Team>[] = [
@@ -124,13 +126,13 @@ export const auditLogColumns: Column<object>[] = [
 ];
 
 /** Prints records as JSON or as a table. */
-export function printList<Row extends object>(
+export async function printList<Row extends object>(
   ctx: Context,
   rows: Row[],
   columns: Column<Row>[],
   json: boolean,
   empty: string,
-): void {
+): Promise<void> {
   if (json) {
     ctx.out(safeJson(rows, 2) + "\n");
     return;
@@ -139,18 +141,19 @@ export function printList<Row extends object>(
     ctx.err(empty);
     return;
   }
-  ctx.out(
+  await paged(
+    ctx,
     renderTable(rows, columns, { terminalWidth: ctx.terminalWidth, headerStyle: ctx.colors.bold }),
   );
 }
 
 /** Prints one record as JSON, or as `field  value` lines with credentials masked unless `showSecrets`. */
-export function printRecord(
+export async function printRecord(
   ctx: Context,
   record: object,
   json: boolean,
   showSecrets: boolean,
-): void {
+): Promise<void> {
   if (json) {
     ctx.out(safeJson(record, 2) + "\n");
     return;
@@ -168,7 +171,10 @@ export function printRecord(
         : key.endsWith("creation_time")
           ? seconds(record, key)
           : value;
-  ctx.out(renderRecord(shown, { terminalWidth: ctx.terminalWidth, keyStyle: ctx.colors.bold }));
+  await paged(
+    ctx,
+    renderRecord(shown, { terminalWidth: ctx.terminalWidth, keyStyle: ctx.colors.bold }),
+  );
 }
 
 /** A time series of the stats (`[{ x, y }]`) in one cell: its length and last point. */

@@ -105,7 +105,9 @@ const ms = (value: number): string =>
  */
 export function renderWaterfall(
   recorded: { calls: TracedCall[]; dropped: number },
-  width = 40,
+  barWidth = 40,
+  /** The terminal's width: labels and then the bar narrow so that no line is wider. */
+  columns?: number,
 ): string {
   const { calls, dropped } = recorded;
   if (calls.length === 0) return "trace: no calls\n";
@@ -132,7 +134,14 @@ export function renderWaterfall(
       }
     }
   }
-  const label = Math.min(48, Math.max(...rows.map((r) => r[0].length)));
+  // Every line is the label, 32 columns of figures and the bar between two "|".
+  const FIXED = 2 + 8 + 2 + 8 + 2 + 6 + 2 + 2;
+  let label = Math.min(48, Math.max(...rows.map((r) => r[0].length)));
+  let width = barWidth;
+  if (columns !== undefined && label + FIXED + width > columns) {
+    width = Math.max(10, columns - FIXED - label);
+    label = Math.max(12, Math.min(label, columns - FIXED - width));
+  }
   const scale = (t: number) => Math.min(width, Math.round((t / total) * width));
   const lines = [
     `trace: ${calls.length} call${calls.length === 1 ? "" : "s"} in ${ms(total)}`,
