@@ -108,12 +108,12 @@ describe("api-clients call <operationId>", () => {
     }
   });
 
-  it("--dry-run prints the request with the token masked and sends nothing", async () => {
+  it("--dry-run prints the request as the client sends it (state upper-cased by the logs rule), token masked, nothing sent", async () => {
     emu.faults.add({ status: 500, times: 1 });
     const result = await call("listLogs", "-p", "count=3", "-p", "state=failed", "--dry-run");
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
-    expect(lines[0]).toBe(`GET ${emu.url}/v2/logs?count=3&state=failed`);
+    expect(lines[0]).toBe(`GET ${emu.url}/v2/logs?count=3&state=FAILED`);
     expect(lines).toContain("authorization: Bearer ***");
     expect(result.stdout + result.stderr).not.toContain(emu.credentials.logsToken);
     expect(emu.faults.size).toBe(1);
