@@ -1,6 +1,9 @@
 // Issue 32: `api-clients completion bash|zsh|fish` prints a script generated from the command values.
 // The bash script is sourced by bash and its function called as bash calls it on <TAB>.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/index.js";
@@ -69,12 +72,25 @@ describe("completion", () => {
   });
 
   // Skipped where fish is not installed, likewise.
-  it.skipIf(!has("fish"))("fish: the script parses (fish -n)", async () => {
-    const fish = await script("fish");
-    expect(fish.code).toBe(0);
-    const result = spawnSync("fish", ["-n"], { input: fish.stdout, encoding: "utf8" });
-    expect(result.status, result.stderr).toBe(0);
-  });
+  // fish reads the script from a file (`fish -n` on a piped stdin refuses it).
+  it.skipIf(!has("fish"))(
+    "fish: the script parses (fish -n) and completes lo to logs",
+    async () => {
+      const fish = await script("fish");
+      expect(fish.code).toBe(0);
+      const file = join(mkdtempSync(join(tmpdir(), "completion-")), "api-clients.fish");
+      writeFileSync(file, fish.stdout);
+      const parsed = spawnSync("fish", ["-n", file], { encoding: "utf8" });
+      expect(parsed.status, parsed.stderr).toBe(0);
+      const completed = spawnSync(
+        "fish",
+        ["--no-config", "-c", `source ${file}; complete -C "api-clients lo"`],
+        { encoding: "utf8" },
+      );
+      expect(completed.status, completed.stderr).toBe(0);
+      expect(completed.stdout.split("\n").map((line) => line.split("\t")[0])).toContain("logs");
+    },
+  );
 
   it("zsh and fish scripts name every group (checked as text where the shell is not installed)", async () => {
     for (const shell of ["zsh", "fish"]) {
