@@ -442,14 +442,22 @@ describe("no hand edit (slow): a query parameter, a body field and a region adde
       });
       expect([badLabels.status, await badLabels.json()]).toEqual([
         400,
-        { error: "labels[0]: must be a string" },
+        {
+          error: "labels[0]: must be a string",
+          code: "BAD_REQUEST",
+          message: "labels[0]: must be a string",
+        },
       ]);
       const emptyRegion = await fetch(`${emulator.url}/v2/logs?region=`, {
         headers: { authorization: `Bearer ${LOGS_TOKEN}` },
       });
       expect([emptyRegion.status, await emptyRegion.json()]).toEqual([
         400,
-        { error: "region: must be a non-empty string" },
+        {
+          error: "region: must be a non-empty string",
+          code: "BAD_REQUEST",
+          message: "region: must be a non-empty string",
+        },
       ]);
     } finally {
       await new Promise<void>((done) => {

@@ -113,7 +113,23 @@ const MIRRORED = [
   "redis-errors",
   "redis-parser",
   "standard-as-callback",
+  // @api-clients/cli's jq (loaded for --jq) and terminal widths, with what string-width depends on.
+  "jq-wasm",
+  "string-width",
+  "emoji-regex",
+  "get-east-asian-width",
+  "strip-ansi",
+  "ansi-regex",
 ];
+
+/** `a@1.2.3(peer…)` → [1, 2, 3]: store folders compared by version, not as text (10 > 8). */
+const versionOf = (dir: string): number[] =>
+  (/@(\d+)\.(\d+)\.(\d+)/.exec(dir.slice(1)) ?? []).slice(1).map(Number);
+const newer = (a: string, b: string): number => {
+  const [x, y] = [versionOf(a), versionOf(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+};
 
 /** Publishes the workspace's installed copy of each {@link MIRRORED} package to the local registry. */
 async function mirrorIntoRegistry(
@@ -130,10 +146,12 @@ async function mirrorIntoRegistry(
     const linked = [
       join(REPO_ROOT, "node_modules", name),
       join(REPO_ROOT, "packages", "core", "node_modules", name),
+      join(REPO_ROOT, "packages", "cli", "node_modules", name),
     ]
       .filter((dir) => existsSync(dir))
       .map((dir) => realpathSync(dir));
-    const dir = linked[0] ?? candidates.map(wanted).sort().at(-1);
+    const newest = candidates.sort(newer).at(-1);
+    const dir = linked[0] ?? (newest === undefined ? undefined : wanted(newest));
     if (dir === undefined) throw new Error(`mirror: ${name} is not in the workspace's pnpm store`);
     // A copy first: the store hard-links identical files, and npm would pack them as link entries
     // that installs then drop (openapi-typescript-helpers lost two of its three .d.ts files).
