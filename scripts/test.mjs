@@ -3,7 +3,8 @@
 // JSON reports (scripts/lib/test-summary.mjs: failed tests, failed hooks, files that fail to load,
 // unhandled errors, and any vitest that exited non-zero): the packages' suites through turbo, the
 // repository-level suite (specs, codegen, scripts), and, for each Node major in TEST_NODE_VERSIONS
-// (default "22 24"; set it empty to skip), the runtime, client, emulator and CLI suites again on that Node
+// (default "22 24"; set it empty to skip), the runtime, client, emulator and CLI suites again on that Node,
+// two suites at a time with the repository suite, each line of their output after its suite's name
 // (binaries from the `node` npm package, pinned in scripts/lib/runtime-tools.mjs, downloaded once per
 // machine into the cache outside the clone and reused by every run and by the runtime test, bounded and
 // retried by scripts/lib/tool-download.mjs, whose downloads share one budget for the whole run; a Node
@@ -21,7 +22,8 @@ import { nodeBinary } from "./lib/node-binary.mjs";
 import { onceWarnings } from "./lib/once-warnings.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const MATRIX_PACKAGES = ["core", "logs-client", "management-client", "emulator", "cli"];
+// Longest suite first: the matrix runs two suites at a time.
+const MATRIX_PACKAGES = ["cli", "logs-client", "emulator", "management-client", "core"];
 // The memory-bound tests run once, on the Node that runs the package suites: their subject is how much
 // heap our own code keeps (30–165 s each), not what a Node version changes; everything else runs again.
 const MATRIX_EXCLUDE = ["**/*-memory.test.ts", "**/limits/memory.test.ts"];
@@ -42,20 +44,26 @@ function suiteDirs() {
 
 const printOnce = onceWarnings();
 
-/** Copies a child's output stream line by line, each repeated warning once (`onceWarnings`). */
-function forward(stream, to) {
+/**
+ * Copies a child's output stream line by line, each repeated warning once (`onceWarnings`), each line
+ * after `label` (empty when the child runs alone).
+ */
+function forward(stream, to, label) {
   createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
-    if (printOnce(line)) to.write(`${line}\n`);
+    if (printOnce(line)) to.write(`${label}${line}\n`);
   });
 }
 
-/** Runs a command with its output passed on (each repeated warning once); resolves to its exit code. */
-function run(command, args, cwd = root) {
+/**
+ * Runs a command with its output passed on (each repeated warning once, each line after `label`);
+ * resolves to its exit code.
+ */
+function run(command, args, cwd = root, label = "") {
   return new Promise((resolve) => {
     const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
     const child = spawn(command, args, { cwd, stdio: ["inherit", "pipe", "pipe"], env });
-    forward(child.stdout, process.stdout);
-    forward(child.stderr, process.stderr);
+    forward(child.stdout, process.stdout, label);
+    forward(child.stderr, process.stderr, label);
     child.once("error", (error) => {
       console.error(`test: ${command}: ${error.message}`);
       resolve(-1);
@@ -87,41 +95,65 @@ runs.push({
   ]),
   reports: dirs.filter((dir) => dir !== root).map((dir) => join(dir, RESULTS, "results.json")),
 });
-runs.push({
-  what: "repository tests",
-  exitCode: await run("pnpm", ["exec", "vitest", "run", "--config", "vitest.config.ts"]),
-  reports: [join(root, RESULTS, "results.json")],
-});
+// Then the repository suite and the Node matrix, two at a time (each vitest runs its files one at a
+// time on 2 cores: two suites load the machine as turbo's two tasks did), the longest first; each
+// line of their output names its suite.
+const jobs = [
+  {
+    what: "repository tests",
+    label: "[repository] ",
+    command: "pnpm",
+    args: ["exec", "vitest", "run", "--config", "vitest.config.ts"],
+    cwd: root,
+    reports: [join(root, RESULTS, "results.json")],
+  },
+];
 const notRun = [];
+const nodes = [];
 for (const major of extraNodes) {
-  let node;
   try {
-    node = await nodeBinary(major);
+    nodes.push({ major, node: await nodeBinary(major) });
   } catch (error) {
     notRun.push(`the suites on Node ${major} did not run: ${error.message}`);
-    continue;
   }
-  for (const pkg of MATRIX_PACKAGES) {
-    console.log(`\n=== @api-clients/${pkg} on Node ${major}`);
+}
+for (const pkg of MATRIX_PACKAGES) {
+  for (const { major, node } of nodes) {
     const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
     const report = `${RESULTS}/node-${major}.json`;
     const dir = join(root, "packages", pkg);
-    runs.push({
+    jobs.push({
       what: `@api-clients/${pkg} on Node ${major}`,
-      exitCode: await run(
-        node,
-        [
-          vitest,
-          "run",
-          `--outputFile.json=${report}`,
-          ...MATRIX_EXCLUDE.map((glob) => `--exclude=${glob}`),
-        ],
-        dir,
-      ),
+      label: `[${pkg} on Node ${major}] `,
+      command: node,
+      args: [
+        vitest,
+        "run",
+        `--outputFile.json=${report}`,
+        ...MATRIX_EXCLUDE.map((glob) => `--exclude=${glob}`),
+      ],
+      cwd: dir,
       reports: [join(dir, report)],
     });
   }
 }
+const exitCodes = new Array(jobs.length);
+let next = 0;
+async function worker() {
+  while (next < jobs.length) {
+    const index = next++;
+    const job = jobs[index];
+    console.log(`\n=== ${job.what}`);
+    exitCodes[index] = await run(job.command, job.args, job.cwd, job.label);
+    console.log(
+      `=== ${job.what}: ${exitCodes[index] === 0 ? "passed" : `exit ${exitCodes[index]}`}`,
+    );
+  }
+}
+await Promise.all([worker(), worker()]);
+jobs.forEach((job, index) =>
+  runs.push({ what: job.what, exitCode: exitCodes[index], reports: job.reports }),
+);
 
 const downloads = downloadSummary(process.env.TOOL_DOWNLOAD_LEDGER);
 rmSync(ledgerDir, { recursive: true, force: true });
