@@ -160,11 +160,16 @@ function windowArgs(answer: RateLimitAnswer, scope: "burst" | "daily", now: numb
   return [stated.limit, remaining, stated.resetAt].map((v) => (v === undefined ? "" : String(v)));
 }
 
-/** A slot reserved in a window that had not opened yet: when it opens (this process's clock), and what the script took. */
+/**
+ * A slot one call took in the queue of a window that had not opened yet: the budget's key, when the
+ * window opens (this process's clock), what the script took, and whether the call spent it (sent, or
+ * gave it back).
+ */
 interface Slot {
+  readonly key: string;
   readonly opensAt: number;
   readonly took: readonly number[];
-  taken: boolean;
+  spent: boolean;
 }
 
 /** The most processes a budget's share is divided by (a reply naming more is refused). */
@@ -296,38 +301,40 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   /** Whether a command that no call waits for may go to Redis now. */
   const usable = (): boolean => !closed && !breaker.open && redis.status === "ready";
 
-  /** Slots reserved in a window that had not opened yet, per key. */
-  const reserved = new Map<string, Slot[]>();
-  /** Takes a reserved slot of `key` whose window has opened and is still early enough to land in it. */
-  function takeReserved(key: string, now: number): boolean {
-    const slots = reserved.get(key);
-    if (slots === undefined) return false;
-    const fresh = slots.filter((slot) => now < slot.opensAt + BURST_WINDOW_MS - ZONE_MS);
-    const ready = fresh.findIndex((slot) => now >= slot.opensAt);
-    if (ready >= 0) fresh.splice(ready, 1)[0]!.taken = true;
-    if (fresh.length > 0) reserved.set(key, fresh);
-    else reserved.delete(key);
-    return ready >= 0;
+  /** Gives a slot back to Redis (its call will not send in it), unless it was spent already. */
+  function giveBack(slot: Slot): void {
+    if (slot.spent) return;
+    slot.spent = true;
+    if (!usable()) return;
+    redis
+      .rateLimitRelease(prefix + slot.key, ...slot.took, BURST_WINDOW_MS, limit?.intervalMs ?? "")
+      .catch(() => undefined);
   }
-  /** Keeps a reserved slot; gives it back to Redis if its call ends (refused, aborted) before taking it. */
-  function reserve(key: string, slot: Slot, context: RateLimitContext): void {
-    const slots = reserved.get(key) ?? [];
-    slots.push(slot);
-    reserved.set(key, slots);
-    context.signal.addEventListener(
-      "abort",
-      () => {
-        if (slot.taken) return;
-        const left = reserved.get(key)?.filter((s) => s !== slot) ?? [];
-        if (left.length > 0) reserved.set(key, left);
-        else reserved.delete(key);
-        if (!usable()) return;
-        redis
-          .rateLimitRelease(prefix + key, ...slot.took, BURST_WINDOW_MS, limit?.intervalMs ?? "")
-          .catch(() => undefined);
-      },
-      { once: true },
-    );
+  /**
+   * The slot each call took in the queue, by the call's context: only that call sends in it (a call
+   * that asks later never takes the slot of one that asked before it).
+   */
+  const reserved = new WeakMap<RateLimitContext, Slot>();
+  /**
+   * The wait left before this call's slot of `key` opens: 0 once it has opened (the call sends in it),
+   * undefined when the call holds none, or its window is too far gone to land in (given back).
+   */
+  function ownSlot(key: string, context: RateLimitContext, now: number): number | undefined {
+    const slot = reserved.get(context);
+    if (slot === undefined || slot.key !== key || slot.spent) return undefined;
+    if (now < slot.opensAt) return slot.opensAt - now;
+    reserved.delete(context);
+    if (now >= slot.opensAt + BURST_WINDOW_MS - ZONE_MS) {
+      giveBack(slot);
+      return undefined;
+    }
+    slot.spent = true;
+    return 0;
+  }
+  /** Keeps the slot a call took; gives it back to Redis if the call ends (refused, aborted) before sending. */
+  function reserve(slot: Slot, context: RateLimitContext): void {
+    reserved.set(context, slot);
+    context.signal.addEventListener("abort", () => giveBack(slot), { once: true });
   }
 
   /** This process's id among those sharing a budget (the acquire script counts them). */
@@ -360,7 +367,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
 
   return {
     async acquire(key, context) {
-      if (takeReserved(key, Date.now())) return 0;
+      const own = ownSlot(key, context, Date.now());
+      if (own !== undefined) return own;
       const answer = await shared(
         key,
         () =>
@@ -381,8 +389,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       shares.set(key, share);
       const [wait, isReserved, ...took] = answer.slice(0, 6) as [number, number, ...number[]];
       if (isReserved === 1) {
-        // The slot is ours once its window opens: the next ask after the wait takes it without Redis.
-        reserve(key, { opensAt: Date.now() + wait, took, taken: false }, context);
+        // The slot is this call's once its window opens: its next ask after the wait sends in it
+        // without asking Redis again.
+        reserve({ key, opensAt: Date.now() + wait, took, spent: false }, context);
       }
       return wait;
     },
