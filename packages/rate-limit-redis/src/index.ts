@@ -162,12 +162,13 @@ function windowArgs(answer: RateLimitAnswer, scope: "burst" | "daily", now: numb
 
 /**
  * A slot one call took in the queue of a window that had not opened yet: the budget's key, when the
- * window opens (this process's clock), what the script took, and whether the call spent it (sent, or
- * gave it back).
+ * window opens and the last moment a request sent in it still lands in it (this process's clock),
+ * what the script took, and whether the call spent it (sent, or gave it back).
  */
 interface Slot {
   readonly key: string;
   readonly opensAt: number;
+  readonly lastAt: number;
   readonly took: readonly number[];
   spent: boolean;
 }
@@ -322,12 +323,13 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   function ownSlot(key: string, context: RateLimitContext, now: number): number | undefined {
     const slot = reserved.get(context);
     if (slot === undefined || slot.key !== key || slot.spent) return undefined;
-    if (now < slot.opensAt) return slot.opensAt - now;
-    reserved.delete(context);
-    if (now >= slot.opensAt + BURST_WINDOW_MS - ZONE_MS) {
+    if (now >= slot.lastAt || slot.opensAt >= slot.lastAt) {
+      reserved.delete(context);
       giveBack(slot);
       return undefined;
     }
+    if (now < slot.opensAt) return slot.opensAt - now;
+    reserved.delete(context);
     slot.spent = true;
     return 0;
   }
@@ -367,7 +369,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
 
   return {
     async acquire(key, context) {
-      const own = ownSlot(key, context, Date.now());
+      const askedAt = Date.now();
+      const own = ownSlot(key, context, askedAt);
       if (own !== undefined) return own;
       const answer = await shared(
         key,
@@ -391,7 +394,22 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       if (isReserved === 1) {
         // The slot is this call's once its window opens: its next ask after the wait sends in it
         // without asking Redis again.
-        reserve({ key, opensAt: Date.now() + wait, took, spent: false }, context);
+        // Redis's clock said `wait` between the ask and the reply: the window opens no earlier than
+        // the reply's arrival plus it (never sent early), and its safe part ends no later than the
+        // ask plus it and the window's first half (a reply held up by a busy process is not trusted
+        // past that: the slot is given back and the call asks again).
+        reserve(
+          {
+            key,
+            opensAt: Date.now() + wait,
+            lastAt: askedAt + wait + BURST_WINDOW_MS - ZONE_MS,
+            took,
+            spent: false,
+          },
+          context,
+        );
+        // The wait until it opens, or (a slot the reply came too late to use, given back) at once.
+        return ownSlot(key, context, Date.now()) ?? 1;
       }
       return wait;
     },
