@@ -25,7 +25,7 @@ import {
 } from "@api-clients/core/internal";
 import { Redis } from "ioredis";
 import { Breaker } from "./breaker.js";
-import { ACQUIRE_SCRIPT, RELEASE_SCRIPT, REPORT_SCRIPT, ZONE_MS } from "./scripts.js";
+import { ACQUIRE_SCRIPT, RELEASE_SCRIPT, REPORT_SCRIPT, SPREAD_SHARE, ZONE_MS } from "./scripts.js";
 
 /** Options of {@link createRedisRateLimiter}. */
 export interface RedisRateLimiterOptions {
@@ -392,17 +392,17 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       shares.set(key, share);
       const [wait, isReserved, ...took] = answer.slice(0, 6) as [number, number, ...number[]];
       if (isReserved === 1) {
-        // The slot is this call's once its window opens: its next ask after the wait sends in it
-        // without asking Redis again.
-        // Redis's clock said `wait` between the ask and the reply: the window opens no earlier than
-        // the reply's arrival plus it (never sent early), and its safe part ends no later than the
-        // ask plus it and the window's first half (a reply held up by a busy process is not trusted
-        // past that: the slot is given back and the call asks again).
+        // The slot is this call's once its time comes (its place in its window, in asking order):
+        // its next ask after the wait sends in it without asking Redis again. Redis's clock said
+        // `wait` between the ask and the reply: the time comes no earlier than the reply's arrival
+        // plus it (never sent early), and the slot is safe until at least the ask plus it plus the
+        // share of the window's safe part the requests are spread over (a reply held up longer by
+        // a busy process is not trusted: the slot is given back and the call asks again).
         reserve(
           {
             key,
             opensAt: Date.now() + wait,
-            lastAt: askedAt + wait + BURST_WINDOW_MS - ZONE_MS,
+            lastAt: askedAt + wait + (BURST_WINDOW_MS - ZONE_MS) / SPREAD_SHARE,
             took,
             spent: false,
           },

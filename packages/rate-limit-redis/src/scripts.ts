@@ -59,6 +59,14 @@ const ACTIVE_MS = 2_000;
 /** The burst window's length (core's `BURST_WINDOW_MS`), in milliseconds. */
 const BURST_LENGTH_MS = 1_000;
 
+/**
+ * The requests of a window go out at exact times in asking order, one every (safe part / SPREAD_SHARE
+ * / limit) ms from its start (the safe part: before its last ZONE_MS), so they are answered, and their
+ * callers ask again, in that order: a window's room goes round the callers instead of to the fastest
+ * process. A slot not sent within that share of the safe part is given back (`lastAt` in index.ts).
+ */
+export const SPREAD_SHARE = 2;
+
 /** Fields of the windows with a known length, per window prefix (the queue's <w>v<reset> aside). */
 const WINDOW_FIELDS = ["l", "r", "t", "g", "a", "z", "q", "pt", "pg", "pa", "pz"];
 const FIELDS = [...["b", "c"].flatMap((w) => WINDOW_FIELDS.map((f) => w + f)), "dl", "dr", "dt"];
@@ -184,8 +192,15 @@ for _, w in ipairs(timed) do
       s[p .. 'r'] = math.max(0, l - s[p .. 'g'])
     end
     t = s[p .. 't']
+    -- The time of the n-th request of the window that ends at e.
+    local function due(e, n)
+      return e - len + math.floor(n * math.floor((len - w[3]) / ${SPREAD_SHARE}) / l)
+    end
     if (s[p .. 'r'] or l) - held(p) > 0 then
       slot[p] = 'now'
+      -- Its place in the current window, once the window has started on this clock (a reset stated
+      -- further ahead, a clock skew, is not waited for).
+      if t - len <= now then at = math.max(at, due(t, s[p .. 'g'] or 0)) end
     elseif (s[p .. 'r'] or l) > 0 then
       -- Room held back for the previous window's late grants: it returns as their answers come in.
       blocked = math.max(blocked, math.min(t, now + ${HELD_RETRY_MS}))
@@ -206,7 +221,7 @@ for _, w in ipairs(timed) do
         q = q + len
       end
       if (queue[p][q] or 0) < room(q) then
-        slot[p] = q; at = math.max(at, q - len)
+        slot[p] = q; at = math.max(at, due(q, queue[p][q] or 0))
       else
         blocked = math.max(blocked, t)
       end

@@ -1,5 +1,7 @@
 // The shared budget's queue: when the burst window is full, each caller takes the next slot of the
-// windows to come, in asking order, and is told when its window opens (on Redis's clock); the slot is
+// windows to come, in asking order, and is told its exact time (on Redis's clock): its window's
+// opening plus its place in the window (a window's requests go out in asking order over the first
+// 250 ms, a quarter of it: with limit 2 the second 125 ms after the first); the slot is
 // its own (it sends in it without asking again), and a call that ends without sending gives back its
 // slot in the window it took. Driven through the limiter, as a client drives it, on a real
 // redis-server; the windows are read from the waits and from the budget's hash, never from timers.
@@ -73,22 +75,23 @@ async function budgetOfTwo() {
 }
 
 /**
- * Whether a wait told between `before` and `after` (Redis's clock) ends when the window `opens`:
- * the wait is rounded up to a whole millisecond.
+ * Whether a wait told between `before` and `after` (Redis's clock) ends at `at`: the wait is rounded
+ * up to a whole millisecond.
  */
-function endsAt(wait: number, opens: number, before: number, after: number): boolean {
-  return before + wait <= opens + 1 && after + wait >= opens;
+function endsAt(wait: number, at: number, before: number, after: number): boolean {
+  return before + wait <= at + 1 && after + wait >= at;
 }
 
 describe("the queue over the windows to come (GCRA-style: its tail window and the slots of it taken)", () => {
-  it("limit 2, 6 callers asking in sequence in one window: 0, 0, the next window ×2, the one after ×2", async () => {
+  it("limit 2, 6 callers asking in sequence in one window: 0, 0, the next window ×2, the one after ×2, in asking order", async () => {
     const { reset, hash, ask } = await budgetOfTwo();
     const calls = Array.from({ length: 6 }, context);
     const { waits, before, after } = await ask(calls);
     expect(after - before).toBeLessThan(500); // the asks took less than half a window
     expect(waits.slice(0, 2)).toEqual([0, 0]);
-    // The window each later caller is sent in opens at the reset, then a second after it.
-    const opens = [reset, reset, reset + 1000, reset + 1000];
+    // The window each later caller is sent in opens at the reset, then a second after it; the
+    // second request of each goes 125 ms after the first.
+    const opens = [reset, reset + 125, reset + 1000, reset + 1125];
     expect(waits.slice(2).map((wait, i) => endsAt(wait, opens[i]!, before, after))).toEqual([
       true,
       true,
@@ -126,9 +129,10 @@ describe("the queue over the windows to come (GCRA-style: its tail window and th
         return [stored[`bv${reset + 1000}`], stored[`bv${reset + 2000}`]];
       })
       .toEqual(["1", "1"]);
-    // The tail has room again: the next caller takes it (the window opening a second after the reset).
+    // The tail has room again: the next caller takes it (the window opening a second after the reset,
+    // its second place).
     const next = await ask([context()]);
-    expect(endsAt(next.waits[0]!, reset + 1000, next.before, next.after)).toBe(true);
+    expect(endsAt(next.waits[0]!, reset + 1125, next.before, next.after)).toBe(true);
     expect(await hash()).toMatchObject({ [`bv${reset + 2000}`]: "2", bq: String(reset + 2000) });
   });
 });
