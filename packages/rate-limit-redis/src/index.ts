@@ -419,7 +419,19 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       const burstLimit = readWindow(answer.headers, "burst", Date.now())?.limit;
       const share = shares.get(key);
       if (share !== undefined && burstLimit !== undefined) share.burstLimit = burstLimit;
-      if (!usable()) return;
+      if (!usable()) {
+        // A connection lost since the last ask (Redis died or restarts): said now, not at this
+        // process's next ask, which may come a window later (a slot's wait, a 429's retry wait).
+        const lost = ["reconnecting", "close", "end"].includes(redis.status);
+        if (lost && !closed && !breaker.open && !warned.has("unreachable")) {
+          warned.add("unreachable");
+          context.warn(
+            `rate limiter: Redis at ${at} cannot be reached (connection lost); this process paces ` +
+              "alone until it answers again (the budget is not shared meanwhile)",
+          );
+        }
+        return;
+      }
       // Not awaited: the next acquire of this process runs after it on the same connection, and a
       // failing Redis is noticed (and said) by that acquire.
       const now = Date.now();
