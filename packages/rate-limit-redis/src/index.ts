@@ -161,9 +161,10 @@ function windowArgs(answer: RateLimitAnswer, scope: "burst" | "daily", now: numb
 }
 
 /**
- * A slot one call took in the queue of a window that had not opened yet: the budget's key, when the
- * window opens and the last moment a request sent in it still lands in it (this process's clock),
- * what the script took, and whether the call spent it (sent, or gave it back).
+ * A slot one call took at a time still to come (a place in the current window, or in the queue of a
+ * window to come): the budget's key, when its time comes and the last moment a request sent in it
+ * still lands in its window (this process's clock), what the script took, and whether the call spent
+ * it (sent, or gave it back).
  */
 interface Slot {
   readonly key: string;

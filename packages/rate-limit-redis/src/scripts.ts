@@ -5,7 +5,9 @@
 // - one probe at a time until a key's first answer;
 // - a queue instead of a poll: when a window has nothing left, the request takes the next free slot
 //   of the windows to come, in asking order (the queue's tail: the window it is in and the slots of
-//   it taken), and is sent when that window opens, without asking again;
+//   it taken), and is sent at its place in that window, without asking again;
+// - exact times: a window's requests go out in asking order, spread over the first half of its safe
+//   part (the first 250 ms of a burst window);
 // - a request granted near a window's end may reach the server after the window turned: it counts
 //   against the next window too, until the answers show where it landed (each answer names its window).
 //
@@ -154,9 +156,10 @@ redis.call('PEXPIRE', KEYS[1], math.floor(far - now + ${GRACE_MS}))
  * length ('' when none), the asking process's id.
  * Returns { wait, reserved, burst kind, burst reset, configured kind, configured reset, processes
  * that asked in the last ACTIVE_MS (this one included) }: { 0, 0, … } after taking one request from
- * every window; { ms, 1, … } after taking the next slot of the queue, in the windows that open in
- * `ms` (send then, without asking again; the four numbers after it say what was taken, for a
- * release: per window 1 and the current window's reset, or 2 and the reset of the window to come);
+ * every window; { ms, 1, … } after taking a request whose time comes in `ms` (its place in the
+ * current window, or the next slot of the queue: send then, without asking again; the four numbers
+ * after it say what was taken, for a release: per window 1 and the current window's reset, or 2 and
+ * the reset of the window to come);
  * { ms, 0, … } when there is no slot to take yet (ask again in `ms`).
  */
 export const ACQUIRE_SCRIPT = `${LOAD}
