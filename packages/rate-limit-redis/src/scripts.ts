@@ -6,8 +6,8 @@
 // - a queue instead of a poll: when a window has nothing left, the request takes the next free slot
 //   of the windows to come, in asking order (the queue's tail: the window it is in and the slots of
 //   it taken), and is sent at its place in that window, without asking again;
-// - exact times: a window's requests go out in asking order, spread over the first half of its safe
-//   part (the first 250 ms of a burst window);
+// - exact times: a burst window's requests go out in asking order, spread over its first 250 ms (the
+//   first half of its safe part);
 // - a request granted near a window's end may reach the server after the window turned: it counts
 //   against the next window too, until the answers show where it landed (each answer names its window).
 //
@@ -62,10 +62,11 @@ const ACTIVE_MS = 2_000;
 const BURST_LENGTH_MS = 1_000;
 
 /**
- * The requests of a window go out at exact times in asking order, one every (safe part / SPREAD_SHARE
- * / limit) ms from its start (the safe part: before its last ZONE_MS), so they are answered, and their
- * callers ask again, in that order: a window's room goes round the callers instead of to the fastest
- * process. A slot not sent within that share of the safe part is given back (`lastAt` in index.ts).
+ * The requests of a burst window go out at exact times in asking order, one every (safe part /
+ * SPREAD_SHARE / limit) ms from its start (the safe part: before its last ZONE_MS), so they are
+ * answered, and their callers ask again, in that order: a window's room goes round the callers
+ * instead of to the fastest process. A slot not sent within that share of the safe part is given
+ * back (`lastAt` in index.ts).
  */
 export const SPREAD_SHARE = 2;
 
@@ -195,8 +196,10 @@ for _, w in ipairs(timed) do
       s[p .. 'r'] = math.max(0, l - s[p .. 'g'])
     end
     t = s[p .. 't']
-    -- The time of the n-th request of the window that ends at e.
+    -- The time of the n-th request of the window that ends at e: spread in the burst window only (a
+    -- configured window may last minutes: its requests go at its start, in asking order).
     local function due(e, n)
+      if p ~= 'b' then return e - len end
       return e - len + math.floor(n * math.floor((len - w[3]) / ${SPREAD_SHARE}) / l)
     end
     if (s[p .. 'r'] or l) - held(p) > 0 then
