@@ -25,7 +25,7 @@ import {
 } from "@api-clients/core/internal";
 import { Redis } from "ioredis";
 import { Breaker } from "./breaker.js";
-import { ACQUIRE_SCRIPT, RELEASE_SCRIPT, REPORT_SCRIPT, ZONE_MS } from "./scripts.js";
+import { ACQUIRE_SCRIPT, RELEASE_SCRIPT, REPORT_SCRIPT, SPREAD_SHARE, ZONE_MS } from "./scripts.js";
 
 /** Options of {@link createRedisRateLimiter}. */
 export interface RedisRateLimiterOptions {
@@ -160,11 +160,18 @@ function windowArgs(answer: RateLimitAnswer, scope: "burst" | "daily", now: numb
   return [stated.limit, remaining, stated.resetAt].map((v) => (v === undefined ? "" : String(v)));
 }
 
-/** A slot reserved in a window that had not opened yet: when it opens (this process's clock), and what the script took. */
+/**
+ * A slot one call took at a time still to come (a place in the current window, or in the queue of a
+ * window to come): the budget's key, when its time comes and the last moment a request sent in it
+ * still lands in its window (this process's clock), what the script took, and whether the call spent
+ * it (sent, or gave it back).
+ */
 interface Slot {
+  readonly key: string;
   readonly opensAt: number;
+  readonly lastAt: number;
   readonly took: readonly number[];
-  taken: boolean;
+  spent: boolean;
 }
 
 /** The most processes a budget's share is divided by (a reply naming more is refused). */
@@ -296,38 +303,41 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   /** Whether a command that no call waits for may go to Redis now. */
   const usable = (): boolean => !closed && !breaker.open && redis.status === "ready";
 
-  /** Slots reserved in a window that had not opened yet, per key. */
-  const reserved = new Map<string, Slot[]>();
-  /** Takes a reserved slot of `key` whose window has opened and is still early enough to land in it. */
-  function takeReserved(key: string, now: number): boolean {
-    const slots = reserved.get(key);
-    if (slots === undefined) return false;
-    const fresh = slots.filter((slot) => now < slot.opensAt + BURST_WINDOW_MS - ZONE_MS);
-    const ready = fresh.findIndex((slot) => now >= slot.opensAt);
-    if (ready >= 0) fresh.splice(ready, 1)[0]!.taken = true;
-    if (fresh.length > 0) reserved.set(key, fresh);
-    else reserved.delete(key);
-    return ready >= 0;
+  /** Gives a slot back to Redis (its call will not send in it), unless it was spent already. */
+  function giveBack(slot: Slot): void {
+    if (slot.spent) return;
+    slot.spent = true;
+    if (!usable()) return;
+    redis
+      .rateLimitRelease(prefix + slot.key, ...slot.took, BURST_WINDOW_MS, limit?.intervalMs ?? "")
+      .catch(() => undefined);
   }
-  /** Keeps a reserved slot; gives it back to Redis if its call ends (refused, aborted) before taking it. */
-  function reserve(key: string, slot: Slot, context: RateLimitContext): void {
-    const slots = reserved.get(key) ?? [];
-    slots.push(slot);
-    reserved.set(key, slots);
-    context.signal.addEventListener(
-      "abort",
-      () => {
-        if (slot.taken) return;
-        const left = reserved.get(key)?.filter((s) => s !== slot) ?? [];
-        if (left.length > 0) reserved.set(key, left);
-        else reserved.delete(key);
-        if (!usable()) return;
-        redis
-          .rateLimitRelease(prefix + key, ...slot.took, BURST_WINDOW_MS, limit?.intervalMs ?? "")
-          .catch(() => undefined);
-      },
-      { once: true },
-    );
+  /**
+   * The slot each call took in the queue, by the call's context: only that call sends in it (a call
+   * that asks later never takes the slot of one that asked before it).
+   */
+  const reserved = new WeakMap<RateLimitContext, Slot>();
+  /**
+   * The wait left before this call's slot of `key` opens: 0 once it has opened (the call sends in it),
+   * undefined when the call holds none, or its window is too far gone to land in (given back).
+   */
+  function ownSlot(key: string, context: RateLimitContext, now: number): number | undefined {
+    const slot = reserved.get(context);
+    if (slot === undefined || slot.key !== key || slot.spent) return undefined;
+    if (now >= slot.lastAt || slot.opensAt >= slot.lastAt) {
+      reserved.delete(context);
+      giveBack(slot);
+      return undefined;
+    }
+    if (now < slot.opensAt) return slot.opensAt - now;
+    reserved.delete(context);
+    slot.spent = true;
+    return 0;
+  }
+  /** Keeps the slot a call took; gives it back to Redis if the call ends (refused, aborted) before sending. */
+  function reserve(slot: Slot, context: RateLimitContext): void {
+    reserved.set(context, slot);
+    context.signal.addEventListener("abort", () => giveBack(slot), { once: true });
   }
 
   /** This process's id among those sharing a budget (the acquire script counts them). */
@@ -360,7 +370,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
 
   return {
     async acquire(key, context) {
-      if (takeReserved(key, Date.now())) return 0;
+      const askedAt = Date.now();
+      const own = ownSlot(key, context, askedAt);
+      if (own !== undefined) return own;
       const answer = await shared(
         key,
         () =>
@@ -381,8 +393,24 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       shares.set(key, share);
       const [wait, isReserved, ...took] = answer.slice(0, 6) as [number, number, ...number[]];
       if (isReserved === 1) {
-        // The slot is ours once its window opens: the next ask after the wait takes it without Redis.
-        reserve(key, { opensAt: Date.now() + wait, took, taken: false }, context);
+        // The slot is this call's once its time comes (its place in its window, in asking order):
+        // its next ask after the wait sends in it without asking Redis again. Redis's clock said
+        // `wait` between the ask and the reply: the time comes no earlier than the reply's arrival
+        // plus it (never sent early), and the slot is safe until at least the ask plus it plus the
+        // share of the window's safe part the requests are spread over (a reply held up longer by
+        // a busy process is not trusted: the slot is given back and the call asks again).
+        reserve(
+          {
+            key,
+            opensAt: Date.now() + wait,
+            lastAt: askedAt + wait + (BURST_WINDOW_MS - ZONE_MS) / SPREAD_SHARE,
+            took,
+            spent: false,
+          },
+          context,
+        );
+        // The wait until it opens, or (a slot the reply came too late to use, given back) at once.
+        return ownSlot(key, context, Date.now()) ?? 1;
       }
       return wait;
     },
@@ -392,7 +420,19 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       const burstLimit = readWindow(answer.headers, "burst", Date.now())?.limit;
       const share = shares.get(key);
       if (share !== undefined && burstLimit !== undefined) share.burstLimit = burstLimit;
-      if (!usable()) return;
+      if (!usable()) {
+        // A connection lost since the last ask (Redis died or restarts): said now, not at this
+        // process's next ask, which may come a window later (a slot's wait, a 429's retry wait).
+        const lost = ["reconnecting", "close", "end"].includes(redis.status);
+        if (lost && !closed && !breaker.open && !warned.has("unreachable")) {
+          warned.add("unreachable");
+          context.warn(
+            `rate limiter: Redis at ${at} cannot be reached (connection lost); this process paces ` +
+              "alone until it answers again (the budget is not shared meanwhile)",
+          );
+        }
+        return;
+      }
       // Not awaited: the next acquire of this process runs after it on the same connection, and a
       // failing Redis is noticed (and said) by that acquire.
       const now = Date.now();

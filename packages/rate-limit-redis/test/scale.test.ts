@@ -1,9 +1,10 @@
 // Issue 31, the proof at scale, on a real redis-server and the emulator with a burst limit: 8 processes
-// sharing one account (0 429s; the budget used and the fairness are printed, and judged by the bench's
-// part 7, with 32 processes too); Redis killed mid-run and restarted empty (each process paces alone
-// within 1 s, sharing resumes within 5 s, the overshoot is bounded); a daily-quota 429 is never
-// retried; 500 calls under random faults settle within their deadline + 50 ms. Each run is a fixed
-// few seconds; spawning the children is most of the file's time (about 15 s idle, 60 s at load 25).
+// sharing one account (0 429s and at least 90 % of the budget used; the fairness is printed, and
+// judged by the bench's part 7, with 32 processes too); Redis killed mid-run and restarted empty (each
+// process paces alone within 1 s, sharing resumes within 5 s, the overshoot is bounded); a
+// daily-quota 429 is never retried; 500 calls under random faults settle within their deadline +
+// 50 ms. Each run is a fixed few seconds; spawning the children is most of the file's time (about
+// 15 s idle, 60 s at load 25).
 import { startEmulator, type Emulator } from "@api-clients/emulator";
 import { createLogsClient, RateLimitError } from "@api-clients/logs-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,7 +32,7 @@ const settled = (run: ShareRun) => {
 };
 
 describe(`one account, burstLimit ${BURST}/s, shared through one redis-server`, () => {
-  it("8 processes: 0 429s, every call answered", async () => {
+  it("8 processes: 0 429s, every call answered, at least 90 % of the budget used", async () => {
     const run = await runSharing({
       emulator: emu,
       burstLimit: BURST,
@@ -45,6 +46,10 @@ describe(`one account, burstLimit ${BURST}/s, shared through one redis-server`, 
     settled(run);
     expect(run.refused).toBe(0);
     expect(run.accepted).toBeGreaterThan(0);
+    // The issue's 90 %: the queue keeps every window full (100 % in every run since it came). The
+    // fairness is judged by the bench's longer runs: over these 4 s (10 calls a process) one call is
+    // 10 %, and a process the machine starves for a moment loses one (±0 % to ±30 % at load 3–10).
+    expect(run.budgetUsed).toBeGreaterThanOrEqual(0.9);
   }, 90_000);
 
   it("Redis killed mid-run and restarted empty: alone within 1 s, shared again within 5 s, overshoot bounded", async () => {

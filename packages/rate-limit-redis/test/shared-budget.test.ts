@@ -121,6 +121,32 @@ describe("createRedisRateLimiter", () => {
     expect(warnings().at(-1)).toMatch(/answers again; the budget is shared again$/);
   });
 
+  it("a connection lost since the last ask is said at the next answer it cannot share, once", async () => {
+    const l = limiter({ keyPrefix: "lost:" });
+    const warnings: string[] = [];
+    const context = { signal: new AbortController().signal, warn: (m: string) => warnings.push(m) };
+    const answer = { status: 200, headers: new Headers() };
+    expect(await l.acquire("k", context)).toBe(0); // connected, and asked
+    await redis.kill();
+    try {
+      // The connection's loss reaches the client as its socket closes: the first report after it says so.
+      await expect
+        .poll(async () => {
+          await l.report("k", answer, context);
+          return warnings.length;
+        })
+        .toBe(1);
+      for (let i = 0; i < 3; i++) await l.report("k", answer, context);
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^rate limiter: Redis at 127\.0\.0\.1:\d+ cannot be reached \(connection lost\); this process paces alone until it answers again \(the budget is not shared meanwhile\)$/,
+        ),
+      ]);
+    } finally {
+      await redis.restart();
+    }
+  });
+
   it("a Redis that never answers: the call is sent within its deadline (a quarter of it spent waiting)", async () => {
     // Accepts connections and never answers: the limiter waits a quarter of the deadline, then paces alone.
     const sockets = new Set<Socket>();
