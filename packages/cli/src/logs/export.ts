@@ -328,7 +328,9 @@ export async function exportLogs(
   try {
     for (;;) {
       try {
-        for await (const page of logs.pages(query, { signal: ctx.signal })) {
+        // No prefetch: one page in memory at a time. Writing a page takes a few milliseconds, far
+        // less than a request to the service, so fetching ahead would gain little and hold two.
+        for await (const page of logs.pages(query, { signal: ctx.signal, prefetch: false })) {
           // The page is written (whole) before its cursor becomes the resume point; with --limit,
           // only the entries the limit leaves room for.
           const room = options.limit === undefined ? Infinity : options.limit - counts.entries;
