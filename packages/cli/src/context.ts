@@ -179,16 +179,25 @@ export class Context {
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      logger: (event: LogEvent) => {
-        for (const listener of this.listeners) listener(event);
-        if (this.options.verbose) this.err(this.errColors.dim(safeJson(event)));
-      },
+      // Only when something reads the events: without a logger the clients build none per call.
+      ...(this.options.verbose === true || this.listeners.length > 0
+        ? {
+            logger: (event: LogEvent) => {
+              for (const listener of this.listeners) listener(event);
+              if (this.options.verbose) this.err(this.errColors.dim(safeJson(event)));
+            },
+          }
+        : {}),
     };
   }
 
-  /** Calls `listener` with every log event of the clients from now on. */
+  /**
+   * Calls `listener` with every log event of the clients created from now on (a client already
+   * created without a logger is dropped, so that the next one has it).
+   */
   listen(listener: (event: LogEvent) => void): void {
     this.listeners.push(listener);
+    this.logsClient = this.managementClient = undefined;
   }
 
   /** A logs client of its own with some options replaced (`rateLimiter`, say); not cached. */

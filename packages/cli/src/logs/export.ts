@@ -4,6 +4,7 @@
 import { fstatSync, ftruncateSync, statSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import {
+  BadRequestError,
   entryDate,
   type IterateLogsParams,
   type ListLogsParams,
@@ -17,6 +18,9 @@ import { commandLine, filterArgs, globalArgs, pinWindow, withoutPassword } from 
 import { csvField, csvRow } from "../output/csv.js";
 import { count, Progress } from "../output/progress.js";
 import { safeJson, safeText } from "../output/safe.js";
+
+/** Entries per page when `--page-size` is not given: the most the API takes (`count`). */
+export const EXPORT_PAGE_SIZE = 1_000;
 
 /** The CSV columns when `--columns` is not given: the documented fields of an entry. */
 export const DEFAULT_CSV_COLUMNS = [
@@ -89,9 +93,39 @@ export function exportFormat(
   return chosen;
 }
 
+/**
+ * A page's bytes, encoded once into a buffer that the next page reuses (it grows to the largest page
+ * and stays): no string of the whole page is built, and a file sink allocates nothing per page. One
+ * per export.
+ */
+class PageBytes {
+  private buffer = Buffer.allocUnsafe(64 * 1024);
+  private length = 0;
+
+  /** Appends `text` as UTF-8. */
+  append(text: string): void {
+    // At most 3 bytes per UTF-16 code unit: room is checked without measuring the text.
+    const most = this.length + text.length * 3;
+    if (most > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(most, this.buffer.length * 2));
+      this.buffer.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    this.length += this.buffer.write(text, this.length);
+  }
+
+  /** The bytes appended since the last `take()`; valid until the next `append()`. */
+  take(): Uint8Array {
+    const bytes = this.buffer.subarray(0, this.length);
+    this.length = 0;
+    return bytes;
+  }
+}
+
 /** Where an export writes: stdout, or a file that never ends mid-entry. */
 interface Sink {
-  write(chunk: string): Promise<void>;
+  /** Writes one page's bytes whole (or, for a file, none of them); they are not kept after. */
+  write(bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
   /** How many bytes a file holds after the last whole page (undefined for stdout). */
   readonly bytes?: number;
@@ -109,10 +143,11 @@ function stdoutSink(stream: NodeJS.WritableStream): Sink {
   // Also keeps the binary's own handler (a quiet exit on EPIPE) out: the export reports it.
   stream.on("error", (error: Error) => (failed ??= error));
   return {
-    write: (chunk) =>
+    write: (bytes) =>
       new Promise<void>((resolve, reject) => {
         if (failed !== undefined) return reject(stdoutError(failed));
-        stream.write(chunk, (error) =>
+        // A copy: a stream may keep what it is given (a caller's own stdout that collects chunks).
+        stream.write(Buffer.from(bytes), (error) =>
           error ? reject(stdoutError((failed ??= error as Error))) : resolve(),
         );
       }),
@@ -143,8 +178,7 @@ const stdoutError = (error: Error): Error =>
 function stdoutFileSink(fd: number): Sink {
   let size = fstatSync(fd).size;
   return {
-    async write(chunk) {
-      const bytes = Buffer.from(chunk);
+    async write(bytes) {
       try {
         // A write the system takes in part (at a size limit) goes on until it fails or is whole.
         for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
@@ -185,9 +219,7 @@ async function fileSink(path: string, append: boolean, atByte: number | undefine
     get bytes() {
       return size;
     },
-    async write(chunk) {
-      // Encoded once: the bytes written are the bytes counted (no second pass over the page).
-      const bytes = Buffer.from(chunk);
+    async write(bytes) {
       try {
         for (let at = 0; at < bytes.length;)
           at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
@@ -243,20 +275,26 @@ export async function exportLogs(
       throw new UsageError(`--redis-url: ${(error as Error).message.replace(/^url: /, "")}`);
     }
   }
+  const progress = options.progress ? new Progress(ctx.io.stderr, "exported") : undefined;
+  const counts = { entries: 0, pages: 0 };
+  // Before the client is created: its events reach only the listeners it was created with.
+  if (progress !== undefined) {
+    ctx.listen((event) => {
+      if (event.type === "rate-limit") progress.waiting(event.delayMs, counts);
+    });
+  }
   const logs = rateLimiter === undefined ? ctx.logs() : ctx.logsWith({ rateLimiter });
   // Opened with the first page (or at the end of an empty export), so that an export that fails
   // before any entry (a bad filter, a 401) leaves an existing --out file untouched.
   let sink: Sink | undefined;
-  const output = async (chunk: string): Promise<void> => {
+  // Each page is encoded straight into these bytes (the CSV header before the first), then written whole.
+  const bytes = new PageBytes();
+  let headerDue = writeHeader;
+  const output = async (): Promise<void> => {
     try {
-      if (sink === undefined) {
-        sink =
-          out === undefined
-            ? stdoutSink(ctx.io.stdout)
-            : await fileSink(out, options.append, atByte);
-        if (writeHeader) chunk = columns.map(csvField).join(",") + "\r\n" + chunk;
-      }
-      await sink.write(chunk);
+      sink ??=
+        out === undefined ? stdoutSink(ctx.io.stdout) : await fileSink(out, options.append, atByte);
+      await sink.write(bytes.take());
     } catch (error) {
       throw new OutputError(
         `cannot write ${out ?? "to stdout"}: ${(error as Error).message ?? String(error)}`,
@@ -266,43 +304,54 @@ export async function exportLogs(
   };
   // A TTY shows what it is sent: no server text reaches it as control characters.
   const cell = out === undefined && ctx.io.stdout.isTTY === true ? safeText : (v: string) => v;
-  const render =
+  const row =
     format === "csv"
-      ? (events: LogEntry[]) => {
-          let chunk = "";
-          for (const entry of events) chunk += cell(csvRow(columns.map((c) => csvValue(entry, c))));
-          return chunk;
-        }
-      : (events: LogEntry[]) => {
-          let chunk = "";
-          for (const entry of events) chunk += safeJson(entry) + "\n";
-          return chunk;
-        };
+      ? (entry: LogEntry) => cell(csvRow(columns.map((c) => csvValue(entry, c))))
+      : (entry: LogEntry) => safeJson(entry) + "\n";
+  const render = (events: readonly LogEntry[]): void => {
+    if (headerDue) bytes.append(columns.map(csvField).join(",") + "\r\n");
+    headerDue = false;
+    for (const entry of events) bytes.append(row(entry));
+  };
 
-  const progress = options.progress ? new Progress(ctx.io.stderr, "exported") : undefined;
-  const counts = { entries: 0, pages: 0 };
-  if (progress !== undefined) {
-    ctx.listen((event) => {
-      if (event.type === "rate-limit") progress.waiting(event.delayMs, counts);
-    });
-  }
   // The cursor that fetches the first page not yet written (undefined: from the start, or finished).
   let resume = params.cursor;
   let failure: unknown;
+  // Without --page-size, pages of the most the API takes: a tenth of the requests of the service's
+  // default (100), and of the memory each one costs. A service that refuses the size (the current
+  // reference says at most 100) answers the first request 400; the export then starts again at its
+  // default, nothing written yet. The resume command names no page size either.
+  let query =
+    params.count === undefined
+      ? { ...params, count: Math.min(EXPORT_PAGE_SIZE, options.limit ?? EXPORT_PAGE_SIZE) }
+      : params;
   try {
-    for await (const page of logs.pages(params, { signal: ctx.signal })) {
-      // The page is written (whole) before its cursor becomes the resume point; with --limit, only
-      // the entries the limit leaves room for.
-      const room = options.limit === undefined ? Infinity : options.limit - counts.entries;
-      const events = page.events.length > room ? page.events.slice(0, room) : page.events;
-      await output(render(events));
-      counts.entries += events.length;
-      counts.pages += 1;
-      resume = page.cursor;
-      progress?.update(counts);
-      if (counts.entries >= (options.limit ?? Infinity)) break;
+    for (;;) {
+      try {
+        // No prefetch: one page in memory at a time. Writing a page takes a few milliseconds, far
+        // less than a request to the service, so fetching ahead would gain little and hold two.
+        for await (const page of logs.pages(query, { signal: ctx.signal, prefetch: false })) {
+          // The page is written (whole) before its cursor becomes the resume point; with --limit,
+          // only the entries the limit leaves room for.
+          const room = options.limit === undefined ? Infinity : options.limit - counts.entries;
+          const events = page.events.length > room ? page.events.slice(0, room) : page.events;
+          render(events);
+          await output();
+          counts.entries += events.length;
+          counts.pages += 1;
+          resume = page.cursor;
+          progress?.update(counts);
+          if (counts.entries >= (options.limit ?? Infinity)) break;
+        }
+        break;
+      } catch (error) {
+        if (!(query !== params && counts.pages === 0 && error instanceof BadRequestError))
+          throw error;
+        query = params;
+      }
     }
-    await output("");
+    render([]);
+    await output();
   } catch (error) {
     failure = error;
   }

@@ -11,6 +11,8 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 const JSON_UNSAFE =
   /[\u007f-\u009f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+// The same set without the global flag, for a test that keeps no state between calls (`lastIndex`).
+const HAS_JSON_UNSAFE = new RegExp(JSON_UNSAFE.source);
 
 const hex = (c: string): string => c.charCodeAt(0).toString(16).padStart(2, "0");
 
@@ -32,8 +34,9 @@ export function safeText(text: string): string {
  * a terminal or hides itself there (JSON escapes the controls below 0x20).
  */
 export function safeJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(
-    JSON_UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  const json = JSON.stringify(value, null, indent) as string | undefined;
+  if (json === undefined) throw new TypeError(`safeJson: ${typeof value} is not JSON`);
+  // Most JSON holds none of these: a test that allocates nothing spares it the replace's pass and copy.
+  if (!HAS_JSON_UNSAFE.test(json)) return json;
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
