@@ -304,10 +304,13 @@ export async function exportLogs(
   };
   // A TTY shows what it is sent: no server text reaches it as control characters.
   const cell = out === undefined && ctx.io.stdout.isTTY === true ? safeText : (v: string) => v;
+  // No credential in use reaches the output, whatever field holds it (an entry may show a forwarded
+  // Authorization header), in the file as on stdout.
   const row =
     format === "csv"
-      ? (entry: LogEntry) => cell(csvRow(columns.map((c) => csvValue(entry, c))))
-      : (entry: LogEntry) => safeJson(entry) + "\n";
+      ? (entry: LogEntry) =>
+          ctx.redactSerialized(cell(csvRow(columns.map((c) => csvValue(entry, c)))))
+      : (entry: LogEntry) => ctx.redactSerialized(safeJson(entry) + "\n");
   const render = (events: readonly LogEntry[]): void => {
     if (headerDue) bytes.append(columns.map(csvField).join(",") + "\r\n");
     headerDue = false;
