@@ -1,6 +1,10 @@
 // What every command shares: the streams, the global options, the clients built from them, colour,
 // the interrupt signal, and the redaction of credentials from everything printed.
-import { basicAuthorization, secretRedactor } from "@api-clients/core/internal";
+import {
+  basicAuthorization,
+  secretRedactor,
+  serializedSecretRedactor,
+} from "@api-clients/core/internal";
 import {
   createLogsClient,
   DEFAULT_LOGS_BASE_URL,
@@ -88,8 +92,7 @@ export class Context {
   readonly notes: string[] = [];
   private readonly secrets: string[] = [];
   private redactor: (text: string) => string = (text) => text;
-  /** Matches text that may hold a credential in use (any letter case), or undefined without one. */
-  private mayHoldSecret: RegExp | undefined;
+  private serializedRedactor: (text: string) => string = (text) => text;
   private logsClient: LogsClient | undefined;
   /** Called with every log event of the clients (the export's progress line listens for waits). */
   private readonly listeners: ((event: LogEvent) => void)[] = [];
@@ -113,9 +116,7 @@ export class Context {
     for (const secret of secrets)
       if (secret !== undefined && secret !== "") this.secrets.push(secret);
     this.redactor = secretRedactor(this.secrets);
-    const escape = (secret: string) => secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    this.mayHoldSecret =
-      this.secrets.length === 0 ? undefined : new RegExp(this.secrets.map(escape).join("|"), "i");
+    this.serializedRedactor = serializedSecretRedactor(this.secrets);
   }
 
   /**
@@ -142,13 +143,11 @@ export class Context {
   }
 
   /**
-   * `redact` for text this process serialized itself (JSON.stringify, a CSV row), at the cost of one
-   * search when it holds no credential (an export's every entry): such text writes a credential's
-   * characters as themselves, never as JSON escapes, so a plain search in any letter case finds every
-   * one; only text that has one goes through the whole redaction.
+   * `redact` for text this process serialized itself (JSON.stringify, a CSV row): one search when it
+   * holds no credential (an export's every entry), core's `serializedSecretRedactor`.
    */
   redactSerialized(text: string): string {
-    return this.mayHoldSecret?.test(text) === true ? this.redactor(text) : text;
+    return this.serializedRedactor(text);
   }
 
   /** `api`'s base URL: `--base-url`, else its environment variable (`QSTASH_URL`, `UPSTASH_API_URL`). */

@@ -15,7 +15,7 @@ export {
   type PaginateOptions,
 } from "./internal/pagination.js";
 export { createApi, type Api, type ApiConfig, type CallInput } from "./internal/pipeline.js";
-export { secretRedactor } from "./internal/redact.js";
+export { secretRedactor, serializedSecretRedactor } from "./internal/redact.js";
 export {
   backoffDelayMs,
   INITIAL_RETRY_DELAY_MS,
