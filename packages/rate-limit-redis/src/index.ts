@@ -25,7 +25,15 @@ import {
 } from "@api-clients/core/internal";
 import { Redis } from "ioredis";
 import { Breaker } from "./breaker.js";
-import { ACQUIRE_SCRIPT, RELEASE_SCRIPT, REPORT_SCRIPT, SPREAD_SHARE, ZONE_MS } from "./scripts.js";
+import {
+  ACQUIRE_SCRIPT,
+  ACTIVE_MS,
+  MAX_PROCESSES,
+  RELEASE_SCRIPT,
+  REPORT_SCRIPT,
+  SPREAD_SHARE,
+  ZONE_MS,
+} from "./scripts.js";
 
 /** Options of {@link createRedisRateLimiter}. */
 export interface RedisRateLimiterOptions {
@@ -174,9 +182,6 @@ interface Slot {
   spent: boolean;
 }
 
-/** The most processes a budget's share is divided by (a reply naming more is refused). */
-const MAX_PROCESSES = 100_000;
-
 /**
  * The acquire script's reply, checked: seven whole numbers, a wait no longer than a window can mean,
  * at least one process (this one) and at most {@link MAX_PROCESSES}.
@@ -199,7 +204,22 @@ interface Share {
   /** While pacing alone: the burst window (Unix ms of its start) `sent` counts, and the count. */
   window: number;
   sent: number;
+  /**
+   * The end of the last burst window Redis gave this process a request in (Unix ms): Redis handed
+   * that window's room out, so this process sends nothing alone before it ends.
+   */
+  grantedUntil: number;
+  /** Whether this process paces alone now (its last ask was not answered by Redis). */
+  alone: boolean;
+  /**
+   * Until when (Unix ms) this process, back from pacing alone, tells Redis how many shared the
+   * budget before (`processes` then): the room of those not back yet is kept for them.
+   */
+  tellUntil: number;
 }
+
+/** The end of the burst window (whole seconds, as the service counts them) that `at` falls in. */
+const windowEnd = (at: number): number => at - (at % BURST_WINDOW_MS) + BURST_WINDOW_MS;
 
 /**
  * Creates a rate limiter whose budget lives in Redis, shared by every client (and process) that uses
@@ -354,7 +374,11 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   async function alone(key: string, context: RateLimitContext): Promise<number> {
     const share = shares.get(key);
     if (share?.burstLimit === undefined || share.processes < 2) return local.acquire(key, context);
+    share.alone = true;
     const now = Date.now();
+    // The windows Redis handed out (this process's slots in them included) are left to the
+    // requests it let through: sending alone in them too would spend them twice.
+    if (now < share.grantedUntil) return share.grantedUntil - now;
     const window = now - (now % BURST_WINDOW_MS);
     if (share.window !== window) {
       share.window = window;
@@ -373,6 +397,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       const askedAt = Date.now();
       const own = ownSlot(key, context, askedAt);
       if (own !== undefined) return own;
+      const known = shares.get(key);
+      const told = known !== undefined && (known.alone || askedAt < known.tellUntil);
       const answer = await shared(
         key,
         () =>
@@ -383,15 +409,35 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
             limit?.requests ?? "",
             limit?.intervalMs ?? "",
             id,
+            told ? known.processes : "",
+            // What it sent alone in the current window, for Redis to count (once it answers).
+            known?.alone && known.window === askedAt - (askedAt % BURST_WINDOW_MS)
+              ? known.sent
+              : "",
+            known === undefined ? "" : known.window + BURST_WINDOW_MS,
           ),
         (reply) => acquireReply(reply, longestWaitMs),
         context,
       );
       if (answer === undefined) return alone(key, context);
-      const share = shares.get(key) ?? { processes: 1, window: 0, sent: 0 };
-      share.processes = answer[6]!;
+      const share = known ?? {
+        processes: 1,
+        window: 0,
+        sent: 0,
+        grantedUntil: 0,
+        alone: false,
+        tellUntil: 0,
+      };
+      if (share.alone) {
+        // Back from pacing alone: said to Redis for as long as a process counts as sharing.
+        share.alone = false;
+        share.tellUntil = Date.now() + ACTIVE_MS;
+      } else if (!told) {
+        share.processes = answer[6]!;
+      }
       shares.set(key, share);
       const [wait, isReserved, ...took] = answer.slice(0, 6) as [number, number, ...number[]];
+      if (wait === 0) share.grantedUntil = Math.max(share.grantedUntil, windowEnd(Date.now()));
       if (isReserved === 1) {
         // The slot is this call's once its time comes (its place in its window, in asking order):
         // its next ask after the wait sends in it without asking Redis again. Redis's clock said
@@ -399,10 +445,12 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
         // plus it (never sent early), and the slot is safe until at least the ask plus it plus the
         // share of the window's safe part the requests are spread over (a reply held up longer by
         // a busy process is not trusted: the slot is given back and the call asks again).
+        const opensAt = Date.now() + wait;
+        share.grantedUntil = Math.max(share.grantedUntil, windowEnd(opensAt));
         reserve(
           {
             key,
-            opensAt: Date.now() + wait,
+            opensAt,
             lastAt: askedAt + wait + (BURST_WINDOW_MS - ZONE_MS) / SPREAD_SHARE,
             took,
             spent: false,

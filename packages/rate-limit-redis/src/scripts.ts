@@ -56,7 +56,10 @@ const PROBE_EXPIRY_MS = 2_000;
  * A process counts as sharing a budget while it asked for it within this many milliseconds (KEYS[2]
  * of the acquire script, which expires this long after the last ask).
  */
-const ACTIVE_MS = 2_000;
+export const ACTIVE_MS = 2_000;
+
+/** The most processes a budget's share is divided by (a reply naming more is refused). */
+export const MAX_PROCESSES = 100_000;
 
 /** The burst window's length (core's `BURST_WINDOW_MS`), in milliseconds. */
 const BURST_LENGTH_MS = 1_000;
@@ -72,7 +75,10 @@ export const SPREAD_SHARE = 2;
 
 /** Fields of the windows with a known length, per window prefix (the queue's <w>v<reset> aside). */
 const WINDOW_FIELDS = ["l", "r", "t", "g", "a", "z", "q", "pt", "pg", "pa", "pz"];
-const FIELDS = [...["b", "c"].flatMap((w) => WINDOW_FIELDS.map((f) => w + f)), "dl", "dr", "dt"];
+const FIELDS = [
+  ...["b", "c"].flatMap((w) => WINDOW_FIELDS.map((f) => w + f)),
+  ...["dl", "dr", "dt", "x", "xt"],
+];
 
 /**
  * Lua: the current time of Redis in Unix milliseconds, the hash of KEYS[1] as numbers in `s`, and its
@@ -154,7 +160,9 @@ redis.call('PEXPIRE', KEYS[1], math.floor(far - now + ${GRACE_MS}))
 
 /**
  * KEYS[1] the budget, KEYS[2] the processes using it; ARGV burst window length, configured limit and
- * length ('' when none), the asking process's id.
+ * length ('' when none), the asking process's id, the processes it last saw sharing the budget
+ * before Redis was lost ('' unless it paced alone lately: see `x` below), and the requests it sent
+ * alone in the burst window ending at the last ARGV (Unix ms; '' when none).
  * Returns { wait, reserved, burst kind, burst reset, configured kind, configured reset, processes
  * that asked in the last ACTIVE_MS (this one included) }: { 0, 0, … } after taking one request from
  * every window; { ms, 1, … } after taking a request whose time comes in `ms` (its place in the
@@ -170,6 +178,16 @@ redis.call('ZADD', KEYS[2], now, ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ${ACTIVE_MS})
 redis.call('PEXPIRE', KEYS[2], ${ACTIVE_MS})
 local active = redis.call('ZCARD', KEYS[2])
+-- Processes back from pacing alone say how many shared the budget before (x, kept ACTIVE_MS after
+-- the last such word). Until as many ask again, those not back may still pace alone at their share
+-- of the burst limit (at least 1 a window each): that room is kept out of the burst window's.
+if s.xt and now >= s.xt then s.x = nil; s.xt = nil end
+local told = tonumber(ARGV[5])
+if told then s.x = math.max(s.x or 0, math.min(told, ${MAX_PROCESSES})); s.xt = now + ${ACTIVE_MS} end
+local function away(l)
+  if not s.x or s.x <= active then return 0 end
+  return math.min(l, (s.x - active) * math.max(1, math.floor(l / s.x)))
+end
 if ARGV[2] ~= '' then s.cl = tonumber(ARGV[2]) end
 if s.seen == nil then
   if s.probe and now - s.probe < ${PROBE_EXPIRY_MS} then return { ${PROBE_RETRY_MS}, 0, 0, 0, 0, 0, active } end
@@ -196,18 +214,26 @@ for _, w in ipairs(timed) do
       s[p .. 'r'] = math.max(0, l - s[p .. 'g'])
     end
     t = s[p .. 't']
+    -- What a process back from pacing alone sent in this window counts in it (a window is named by
+    -- its end: the process's clock, whole seconds as the service counts them, against the reset).
+    local sent = tonumber(ARGV[6])
+    if p == 'b' and sent and math.abs(tonumber(ARGV[7]) - t) < len / 2 then
+      s.bg = (s.bg or 0) + sent; s.br = math.max(0, (s.br or l) - sent)
+    end
     -- The time of the n-th request of the window that ends at e: spread in the burst window only (a
     -- configured window may last minutes: its requests go at its start, in asking order).
     local function due(e, n)
       if p ~= 'b' then return e - len end
       return e - len + math.floor(n * math.floor((len - w[3]) / ${SPREAD_SHARE}) / l)
     end
-    if (s[p .. 'r'] or l) - held(p) > 0 then
+    -- Room kept for processes pacing alone (the burst window only: they pace by its limit).
+    local kept = p == 'b' and away(l) or 0
+    if (s[p .. 'r'] or l) - held(p) - kept > 0 then
       slot[p] = 'now'
       -- Its place in the current window, once the window has started on this clock (a reset stated
       -- further ahead, a clock skew, is not waited for).
       if t - len <= now then at = math.max(at, due(t, s[p .. 'g'] or 0)) end
-    elseif (s[p .. 'r'] or l) > 0 then
+    elseif (s[p .. 'r'] or l) - kept > 0 then
       -- Room held back for the previous window's late grants: it returns as their answers come in.
       blocked = math.max(blocked, math.min(t, now + ${HELD_RETRY_MS}))
     else
@@ -218,9 +244,9 @@ for _, w in ipairs(timed) do
       if q == nil or q < t + len then q = t + len end
       local function room(e)
         if e < t + 2 * len then
-          return l - math.min(s[p .. 'z'] or 0, math.max(0, (s[p .. 'g'] or 0) - (s[p .. 'a'] or 0)))
+          return l - kept - math.min(s[p .. 'z'] or 0, math.max(0, (s[p .. 'g'] or 0) - (s[p .. 'a'] or 0)))
         end
-        return l
+        return l - kept
       end
       for _ = 1, 3 do
         if (queue[p][q] or 0) < room(q) then break end

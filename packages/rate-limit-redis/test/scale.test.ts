@@ -71,10 +71,11 @@ describe(`one account, burstLimit ${BURST}/s, shared through one redis-server`, 
     settled(run);
     expect(run.aloneAfterMs).toBeLessThanOrEqual(1_000);
     expect(run.sharedAgainAfterMs).toBeLessThanOrEqual(5_000);
-    // The issue's target is 5 %: while Redis is down each process sends at most its last known share
-    // of the burst limit per second, and what was in flight when it died lands on top (3.4–9.2 %
-    // measured at load 13–15; 22 % before the share). This bound keeps it from growing back.
-    expect(run.overshoot).toBeLessThanOrEqual(0.35);
+    // The issue's target, 5 %: while Redis is down each process sends at most its last known share
+    // of the burst limit per second, and nothing alone in the windows Redis handed out before it
+    // died; back, Redis counts what each sent alone and keeps the room of those not back yet
+    // (0–2.6 % measured idle; 6.1–9.2 % before those two, 22 % before the share).
+    expect(run.overshoot).toBeLessThanOrEqual(0.05);
   }, 90_000);
 });
 

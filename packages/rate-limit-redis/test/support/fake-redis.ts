@@ -11,6 +11,8 @@ export interface FakeRedis {
   readonly url: string;
   /** Scripts received so far (answered or not). */
   readonly scripts: number;
+  /** The arguments of each script received (`EVALSHA sha numkeys keys… argv…`), in order. */
+  readonly received: readonly string[][];
   /** The raw RESP answer to each script from now on; `"stall"` answers nothing. */
   answer(reply: string | "stall"): void;
   close(): Promise<void>;
@@ -49,6 +51,7 @@ const INFO = "# Server\r\nredis_version:7.0.0\r\nloading:0\r\n";
 /** Starts the stand-in, answering scripts with `reply`. */
 export async function startFakeRedis(reply: string | "stall"): Promise<FakeRedis> {
   let scripts = 0;
+  const received: string[][] = [];
   let current = reply;
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
@@ -59,11 +62,12 @@ export async function startFakeRedis(reply: string | "stall"): Promise<FakeRedis
     socket.on("data", (chunk: Buffer) => {
       const { parsed, rest } = commands(buffer + chunk.toString("latin1"));
       buffer = rest;
-      for (const [name = ""] of parsed) {
-        const command = name.toUpperCase();
+      for (const args of parsed) {
+        const command = (args[0] ?? "").toUpperCase();
         if (command === "INFO") socket.write(`$${INFO.length}\r\n${INFO}\r\n`);
         else if (command === "EVALSHA" || command === "EVAL") {
           scripts++;
+          received.push(args);
           if (current !== "stall") socket.write(current);
         } else socket.write("+OK\r\n");
       }
@@ -76,6 +80,7 @@ export async function startFakeRedis(reply: string | "stall"): Promise<FakeRedis
     get scripts() {
       return scripts;
     },
+    received,
     answer(next) {
       current = next;
     },
