@@ -119,6 +119,12 @@ export interface RateLimitContext {
   readonly signal: AbortSignal;
   /** Reports something worth knowing (as a `warning` log event), e.g. a shared store being unreachable. */
   warn(message: string): void;
+  /**
+   * What the limiter keeps for this call between its asks, e.g. a place it reserved in a window to
+   * come, to send in without asking again. The call's own: the client never reads it, and it goes
+   * with the call. `undefined` until the limiter sets it.
+   */
+  held?: unknown;
 }
 
 /** The status and headers of an answer, reported to a {@link RateLimiter}. */

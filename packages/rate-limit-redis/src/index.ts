@@ -333,30 +333,28 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
       .catch(() => undefined);
   }
   /**
-   * The slot each call took in the queue, by the call's context: only that call sends in it (a call
-   * that asks later never takes the slot of one that asked before it).
-   */
-  const reserved = new WeakMap<RateLimitContext, Slot>();
-  /**
-   * The wait left before this call's slot of `key` opens: 0 once it has opened (the call sends in it),
-   * undefined when the call holds none, or its window is too far gone to land in (given back).
+   * The wait left before the slot of `key` this call holds (its context's `held`: only that call
+   * sends in it, a call that asks later never takes it) opens: 0 once it has opened (the call sends
+   * in it), undefined when the call holds none, or its window is too far gone to land in (given back).
    */
   function ownSlot(key: string, context: RateLimitContext, now: number): number | undefined {
-    const slot = reserved.get(context);
+    const slot = context.held as Slot | undefined;
     if (slot === undefined || slot.key !== key || slot.spent) return undefined;
+    context.held = undefined;
     if (now >= slot.lastAt || slot.opensAt >= slot.lastAt) {
-      reserved.delete(context);
       giveBack(slot);
       return undefined;
     }
-    if (now < slot.opensAt) return slot.opensAt - now;
-    reserved.delete(context);
+    if (now < slot.opensAt) {
+      context.held = slot;
+      return slot.opensAt - now;
+    }
     slot.spent = true;
     return 0;
   }
-  /** Keeps the slot a call took; gives it back to Redis if the call ends (refused, aborted) before sending. */
+  /** Keeps the slot a call took with the call; gives it back to Redis if the call ends (refused, aborted) before sending. */
   function reserve(slot: Slot, context: RateLimitContext): void {
-    reserved.set(context, slot);
+    context.held = slot;
     context.signal.addEventListener("abort", () => giveBack(slot), { once: true });
   }
 

@@ -243,6 +243,34 @@ describe("the rateLimiter option", () => {
     expect(warnings).toEqual(["rate limiter failed to learn the budget (store gone)"]);
   });
 
+  it("what a limiter keeps in context.held stays with its call: its next ask sees it, the next call's first does not", async () => {
+    server.setHandler(() => ({ status: 200, body: { ok: true } }));
+    const seen: unknown[] = [];
+    let slots = 0;
+    const limiter: RateLimiter = {
+      acquire(_key, context) {
+        seen.push(context.held);
+        if (context.held !== undefined) return 0;
+        context.held = `slot ${++slots}`;
+        return 1; // ask again in 1 ms
+      },
+      report(_key, answer, context) {
+        seen.push(`${answer.status} with ${String(context.held)}`);
+      },
+    };
+    const api = testApi(server.url, { rateLimiter: limiter });
+    await api.request("getThing", {});
+    await api.request("getThing", {});
+    expect(seen).toEqual([
+      undefined,
+      "slot 1",
+      "200 with slot 1",
+      undefined,
+      "slot 2",
+      "200 with slot 2",
+    ]);
+  });
+
   it("an asynchronous limiter is awaited: its wait is slept before the attempt is sent", async () => {
     server.setHandler(() => ({ status: 200, body: { ok: true } }));
     const events: LogEvent[] = [];
