@@ -216,8 +216,8 @@ for _, w in ipairs(timed) do
     t = s[p .. 't']
     -- What a process back from pacing alone sent in this window counts in it (a window is named by
     -- its end: the process's clock, whole seconds as the service counts them, against the reset).
-    local sent = tonumber(ARGV[6])
-    if p == 'b' and sent and math.abs(tonumber(ARGV[7]) - t) < len / 2 then
+    local sent, ends = tonumber(ARGV[6]), tonumber(ARGV[7])
+    if p == 'b' and sent and ends and math.abs(ends - t) < len / 2 then
       s.bg = (s.bg or 0) + sent; s.br = math.max(0, (s.br or l) - sent)
     end
     -- The time of the n-th request of the window that ends at e: spread in the burst window only (a
