@@ -1,6 +1,7 @@
 // Issue 31, the proof at scale, on a real redis-server and the emulator with a burst limit: 8 and 32
-// processes sharing one account (0 429s at 8, at most 2 % at 32, and at least 90 % of the budget
-// used; the fairness is printed, and judged by the bench's part 7); Redis killed mid-run and
+// processes sharing one account (0 429s at 8, at most 2 % at 32, at least 90 % of the budget used,
+// and at 8 each process within ±15 % of a fair share; at 32 that is judged by the bench's part 7,
+// over 30 s); Redis killed mid-run and
 // restarted empty (each process paces alone within 1 s, sharing resumes within 5 s, the overshoot is
 // at most 5 %); a daily-quota 429 is never retried; 500 calls under random faults settle within
 // their deadline + 50 ms. Each run is a fixed few seconds; spawning the children is most of the
@@ -32,13 +33,14 @@ const settled = (run: ShareRun) => {
 };
 
 describe(`one account, burstLimit ${BURST}/s, shared through one redis-server`, () => {
-  it("8 processes: 0 429s, every call answered, at least 90 % of the budget used", async () => {
+  it("8 processes: 0 429s, every call answered, at least 90 % of the budget used, each within ±15 % of a fair share", async () => {
     const run = await runSharing({
       emulator: emu,
       burstLimit: BURST,
       processes: 8,
-      // 6 s: the budget and fairness are measured over the whole burst windows from 1 s in (4–5 s).
-      durationMs: 6_000,
+      // 12 s: the budget and fairness are measured over the whole burst windows from 1 s in (10–11 s,
+      // about 25 calls a process: ±15 % is several calls, not one).
+      durationMs: 12_000,
       inFlight: 2,
       redisUrl: redis.url,
     });
@@ -46,10 +48,10 @@ describe(`one account, burstLimit ${BURST}/s, shared through one redis-server`, 
     settled(run);
     expect(run.refused).toBe(0);
     expect(run.accepted).toBeGreaterThan(0);
-    // The issue's 90 %: the queue keeps every window full (100 % in every run since it came). The
-    // fairness is judged by the bench's longer runs: over these 4 s (10 calls a process) one call is
-    // 10 %, and a process the machine starves for a moment loses one (±0 % to ±30 % at load 3–10).
+    // The issue's 90 %: the queue keeps every window full (100 % in every run since it came).
     expect(run.budgetUsed).toBeGreaterThanOrEqual(0.9);
+    // The issue's ±15 % of a fair share: calls go round the callers in asking order.
+    expect(run.unfairness).toBeLessThanOrEqual(0.15);
   }, 90_000);
 
   it("32 processes, 1 call each in flight: every call answered, at least 90 % of the budget used, 429s at most 2 %", async () => {
