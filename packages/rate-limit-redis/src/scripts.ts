@@ -19,7 +19,8 @@
 // the queue's tail window). When a window opens, its slots become its first requests. Of the previous
 // window's late grants, min(pz, pg - pa) may still land in the current one: that many are held back
 // from it. A window with a known length starts over by itself once its reset passes; the daily one
-// becomes unknown.
+// becomes unknown. After Redis was lost, x is how many processes shared the budget before, as those
+// back from pacing alone say it, and xt when that word lapses (Unix ms).
 
 /**
  * A key lives this long past the last reset it describes (the burst or configured window's end, the
@@ -218,6 +219,7 @@ for _, w in ipairs(timed) do
     -- its end: the process's clock, whole seconds as the service counts them, against the reset).
     local sent, ends = tonumber(ARGV[6]), tonumber(ARGV[7])
     if p == 'b' and sent and ends and math.abs(ends - t) < len / 2 then
+      sent = math.max(0, math.min(sent, l))
       s.bg = (s.bg or 0) + sent; s.br = math.max(0, (s.br or l) - sent)
     end
     -- The time of the n-th request of the window that ends at e: spread in the burst window only (a
