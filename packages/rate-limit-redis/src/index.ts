@@ -366,8 +366,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   /**
    * Paces an attempt in process when Redis cannot decide: at most this process's last known share of
    * the burst limit (limit / processes seen in Redis, at least 1) in each burst window (whole seconds,
-   * as the service counts them), so N processes pacing alone do not spend N budgets; and always within
-   * the in-process gate.
+   * as the service counts them), so N processes pacing alone do not spend N budgets; nothing before
+   * the windows Redis handed out to it end; and always within the in-process gate.
    */
   async function alone(key: string, context: RateLimitContext): Promise<number> {
     const share = shares.get(key);
