@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csvRow } from "../../src/output/csv.js";
-import { runCli } from "../support/cli.js";
+import { exportArgs, runCli } from "../support/cli.js";
 import { entry, startHostile, type HostileServer } from "./server.js";
 
 const time = Date.now() - 60_000;
@@ -40,18 +40,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const args = (...more: string[]) => [
-  "logs",
-  "export",
-  "--base-url",
-  server.url,
-  "--from",
-  "2h",
-  "--to",
-  "now",
-  "--no-progress",
-  ...more,
-];
+const args = (...more: string[]) => exportArgs(server.url, ...more);
 const env = { QSTASH_TOKEN: "bytes-token" };
 
 describe("logs export writes every page's bytes exactly", () => {

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { exportArgs } from "../support/cli.js";
 import { heapSamples, spawnProbed } from "./heap.js";
 import { entry, startHostile } from "./server.js";
 
@@ -30,19 +31,7 @@ describe("logs export against a server whose every cursor is 1 MiB", () => {
       const heapFile = join(dir, "export.heap");
       const out = join(dir, "export.ndjson");
       const child = spawnProbed(
-        [
-          "logs",
-          "export",
-          "--base-url",
-          server.url,
-          "--from",
-          "2h",
-          "--to",
-          "now",
-          "--out",
-          out,
-          "--no-progress",
-        ],
+        exportArgs(server.url, "--out", out),
         { QSTASH_TOKEN: "export-token" },
         heapFile,
       );

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
+import { exportArgs, runCli } from "../support/cli.js";
 import { entry, startHostile } from "./server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "export-page-size-"));
@@ -33,20 +33,8 @@ async function strictService(max: number) {
   return { server, counts };
 }
 
-const args = (url: string, out: string, ...more: string[]) => [
-  "logs",
-  "export",
-  "--base-url",
-  url,
-  "--from",
-  "2h",
-  "--to",
-  "now",
-  "--no-progress",
-  "--out",
-  out,
-  ...more,
-];
+const args = (url: string, out: string, ...more: string[]) =>
+  exportArgs(url, "--out", out, ...more);
 const env = { QSTASH_TOKEN: "page-size-token" };
 const ids = (file: string) =>
   readFileSync(file, "utf8")

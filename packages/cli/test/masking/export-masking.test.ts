@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entry, startHostile, type HostileServer } from "../hostile/server.js";
-import { runCli } from "../support/cli.js";
+import { exportArgs, runCli } from "../support/cli.js";
 
 const TOKEN = "tok_export0123456789abcdefghijkl";
 const time = Date.now() - 60_000;
@@ -29,10 +29,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const args = (...more: string[]) => [
-  ...["logs", "export", "--base-url", server.url, "--from", "2h", "--to", "now", "--no-progress"],
-  ...more,
-];
+const args = (...more: string[]) => exportArgs(server.url, ...more);
 
 describe("logs export masks the credential in use, whatever field holds it", () => {
   it.each([

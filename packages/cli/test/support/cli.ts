@@ -24,6 +24,12 @@ export function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
+/** The arguments of `logs export` of the last two hours from `baseUrl`, without its progress line, then `more`. */
+export const exportArgs = (baseUrl: string, ...more: string[]): string[] => [
+  ...["logs", "export", "--base-url", baseUrl, "--from", "2h", "--to", "now", "--no-progress"],
+  ...more,
+];
+
 /** What a finished run printed and how it exited. */
 export interface CliResult {
   code: number | null;
