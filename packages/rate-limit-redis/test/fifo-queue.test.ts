@@ -8,6 +8,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisRateLimiter, type RedisRateLimiter } from "../src/index.js";
+import { context } from "./support/context.js";
 import { startRedisServer, type RedisServer } from "./support/redis-server.js";
 
 let redis: RedisServer;
@@ -22,13 +23,6 @@ afterAll(async () => {
   inspect?.disconnect();
   await redis?.stop();
 });
-
-/** A context as a client gives the limiter: a signal (aborted when its call ends) and its warnings. */
-function context() {
-  const controller = new AbortController();
-  const warnings: string[] = [];
-  return { signal: controller.signal, warn: (m: string) => warnings.push(m), controller, warnings };
-}
 
 /** Redis's clock, in Unix ms (the clock the queue's windows are on). */
 async function redisNow(): Promise<number> {

@@ -8,6 +8,7 @@ import { getEventListeners } from "node:events";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisRateLimiter, type RedisRateLimiter } from "../src/index.js";
+import { context } from "./support/context.js";
 import { startFakeRedis, type FakeRedis } from "./support/fake-redis.js";
 import { startRedisServer, type RedisServer } from "./support/redis-server.js";
 
@@ -49,13 +50,6 @@ async function fake(reply: string | "stall"): Promise<FakeRedis> {
   const started = await startFakeRedis(reply);
   fakes.push(started);
   return started;
-}
-
-/** A context as a client gives the limiter: a signal and the warnings it says. */
-function context() {
-  const controller = new AbortController();
-  const warnings: string[] = [];
-  return { signal: controller.signal, warn: (m: string) => warnings.push(m), controller, warnings };
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRedisRateLimiter, type RedisRateLimiter } from "../src/index.js";
 import { ACQUIRE_SCRIPT, REPORT_SCRIPT } from "../src/scripts.js";
+import { context } from "./support/context.js";
 import { startFakeRedis, type FakeRedis } from "./support/fake-redis.js";
 import { startRedisServer, type RedisServer } from "./support/redis-server.js";
 
@@ -27,13 +28,6 @@ afterAll(async () => {
   await Promise.all(fakes.map((f) => f.close()));
   await redis?.stop();
 });
-
-/** A context as a client gives the limiter: a signal and the warnings it says. */
-function context() {
-  const controller = new AbortController();
-  const warnings: string[] = [];
-  return { signal: controller.signal, warn: (m: string) => warnings.push(m), controller, warnings };
-}
 
 /** The acquire script's reply as RESP: seven integers. */
 const reply = (...numbers: number[]) => `*7\r\n${numbers.map((n) => `:${n}\r\n`).join("")}`;

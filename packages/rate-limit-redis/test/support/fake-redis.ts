@@ -50,7 +50,6 @@ const INFO = "# Server\r\nredis_version:7.0.0\r\nloading:0\r\n";
 
 /** Starts the stand-in, answering scripts with `reply`. */
 export async function startFakeRedis(reply: string | "stall"): Promise<FakeRedis> {
-  let scripts = 0;
   const received: string[][] = [];
   let current = reply;
   const sockets = new Set<Socket>();
@@ -66,7 +65,6 @@ export async function startFakeRedis(reply: string | "stall"): Promise<FakeRedis
         const command = (args[0] ?? "").toUpperCase();
         if (command === "INFO") socket.write(`$${INFO.length}\r\n${INFO}\r\n`);
         else if (command === "EVALSHA" || command === "EVAL") {
-          scripts++;
           received.push(args);
           if (current !== "stall") socket.write(current);
         } else socket.write("+OK\r\n");
@@ -78,7 +76,7 @@ export async function startFakeRedis(reply: string | "stall"): Promise<FakeRedis
   return {
     url: `redis://127.0.0.1:${port}`,
     get scripts() {
-      return scripts;
+      return received.length;
     },
     received,
     answer(next) {
