@@ -218,8 +218,10 @@ interface Share {
   tellUntil: number;
 }
 
-/** The end of the burst window (whole seconds, as the service counts them) that `at` falls in. */
-const windowEnd = (at: number): number => at - (at % BURST_WINDOW_MS) + BURST_WINDOW_MS;
+/** The start of the burst window (whole seconds, as the service counts them) that `at` falls in. */
+const windowStart = (at: number): number => at - (at % BURST_WINDOW_MS);
+/** The end of the burst window that `at` falls in. */
+const windowEnd = (at: number): number => windowStart(at) + BURST_WINDOW_MS;
 
 /**
  * Creates a rate limiter whose budget lives in Redis, shared by every client (and process) that uses
@@ -377,7 +379,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     // The windows Redis handed out (this process's slots in them included) are left to the
     // requests it let through: sending alone in them too would spend them twice.
     if (now < share.grantedUntil) return share.grantedUntil - now;
-    const window = now - (now % BURST_WINDOW_MS);
+    const window = windowStart(now);
     if (share.window !== window) {
       share.window = window;
       share.sent = 0;
@@ -409,9 +411,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
             id,
             told ? known.processes : "",
             // What it sent alone in the current window, for Redis to count (once it answers).
-            known?.alone && known.window === askedAt - (askedAt % BURST_WINDOW_MS)
-              ? known.sent
-              : "",
+            known?.alone && known.window === windowStart(askedAt) ? known.sent : "",
             known === undefined ? "" : known.window + BURST_WINDOW_MS,
           ),
         (reply) => acquireReply(reply, longestWaitMs),
