@@ -189,6 +189,8 @@ local function away(l)
   if not s.x or s.x <= active then return 0 end
   return math.min(l, (s.x - active) * math.max(1, math.floor(l / s.x)))
 end
+-- What a process back from pacing alone sent in the burst window ending at ARGV[7] (counted below).
+local sentAlone, sentEnds = tonumber(ARGV[6]), tonumber(ARGV[7])
 if ARGV[2] ~= '' then s.cl = tonumber(ARGV[2]) end
 if s.seen == nil then
   if s.probe and now - s.probe < ${PROBE_EXPIRY_MS} then return { ${PROBE_RETRY_MS}, 0, 0, 0, 0, 0, active } end
@@ -217,9 +219,8 @@ for _, w in ipairs(timed) do
     t = s[p .. 't']
     -- What a process back from pacing alone sent in this window counts in it (a window is named by
     -- its end: the process's clock, whole seconds as the service counts them, against the reset).
-    local sent, ends = tonumber(ARGV[6]), tonumber(ARGV[7])
-    if p == 'b' and sent and ends and math.abs(ends - t) < len / 2 then
-      sent = math.max(0, math.min(sent, l))
+    if p == 'b' and sentAlone and sentEnds and math.abs(sentEnds - t) < len / 2 then
+      local sent = math.max(0, math.min(sentAlone, l))
       s.bg = (s.bg or 0) + sent; s.br = math.max(0, (s.br or l) - sent)
     end
     -- The time of the n-th request of the window that ends at e: spread in the burst window only (a
